@@ -1,0 +1,307 @@
+package dev.lancet.core.store;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * An {@link ObjectStore} on a local (or locally mounted) filesystem, rooted at a table directory.
+ *
+ * <p>Writes never expose a torn file: the bytes go to a uniquely named temporary file in the
+ * target's directory (named with {@link StorePath#TEMP_PREFIX}, so {@link #list} skips it), are
+ * fsynced, and are then published in one atomic step: a rename for {@link #put}, a hard link for
+ * {@link #putIfAbsent}. Publishing in the target's own directory keeps the step on one
+ * filesystem, where rename and link are atomic. After publishing, the directory is fsynced so the
+ * new entry survives a crash.
+ *
+ * <p>{@link #putIfAbsent} requires hard-link support. Java offers no other atomic create-only
+ * publish of a complete file: creating the target with {@code CREATE_NEW} and then writing it
+ * exposes a torn file, and a rename silently replaces an existing target on POSIX. So on a
+ * filesystem without hard links, {@link #putIfAbsent} fails with a clear error rather than
+ * weakening the commit protocol.
+ *
+ * <p>Parent directories are created on demand; the root itself need not exist until the first
+ * write. A crash can leave temporary files behind; they are invisible to {@link #list} and can be
+ * removed at any time by a cleanup task.
+ */
+public final class LocalObjectStore implements ObjectStore {
+
+  private final Path root;
+
+  /**
+   * Creates a store rooted at {@code root} (made absolute and normalized).
+   *
+   * @throws IllegalArgumentException if {@code root} exists and is not a directory
+   */
+  public LocalObjectStore(Path root) {
+    this.root = Objects.requireNonNull(root, "root").toAbsolutePath().normalize();
+    if (Files.exists(this.root) && !Files.isDirectory(this.root)) {
+      throw new IllegalArgumentException("Table root " + this.root + " exists but is not a directory");
+    }
+  }
+
+  /** The absolute table root. */
+  public Path root() {
+    return root;
+  }
+
+  @Override
+  public byte[] get(String path) throws IOException {
+    Path file = resolve(path);
+    try (FileChannel channel = openForRead(path, file)) {
+      long size = channel.size();
+      if (size > Integer.MAX_VALUE - 8) {
+        throw new IOException("Object " + path + " is too large to read whole (" + size + " bytes); use getRange");
+      }
+      return readFully(path, channel, 0, (int) size);
+    }
+  }
+
+  @Override
+  public byte[] getRange(String path, long offset, int length) throws IOException {
+    Path file = resolve(path);
+    checkRangeArguments(path, offset, length);
+    try (FileChannel channel = openForRead(path, file)) {
+      checkRangeWithinSize(path, offset, length, channel.size());
+      return readFully(path, channel, offset, length);
+    }
+  }
+
+  @Override
+  public long size(String path) throws IOException {
+    Path file = resolve(path);
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      if (!attributes.isRegularFile()) {
+        throw new NotFoundException(path);
+      }
+      return attributes.size();
+    } catch (NotFoundException e) {
+      throw e;
+    } catch (IOException e) {
+      throw notFoundIfAbsent(path, file, e);
+    }
+  }
+
+  @Override
+  public boolean exists(String path) {
+    return Files.isRegularFile(resolve(path));
+  }
+
+  @Override
+  public void put(String path, byte[] data) throws IOException {
+    Path file = resolve(path);
+    Objects.requireNonNull(data, "data");
+    Path directory = file.getParent();
+    Files.createDirectories(directory);
+    Path temp = writeTemporary(directory, data);
+    try {
+      // On POSIX this is rename(2), which replaces the target atomically; REPLACE_EXISTING makes
+      // the same true on Windows.
+      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException | RuntimeException e) {
+      deleteQuietly(temp);
+      throw e;
+    }
+    syncDirectory(directory);
+  }
+
+  @Override
+  public void putIfAbsent(String path, byte[] data) throws IOException {
+    Path file = resolve(path);
+    Objects.requireNonNull(data, "data");
+    Path directory = file.getParent();
+    Files.createDirectories(directory);
+    Path temp = writeTemporary(directory, data);
+    try {
+      // link(2) creates the name only if it is free, and the name points at complete, synced
+      // bytes from the first instant it exists: exactly one of any number of racers wins.
+      Files.createLink(file, temp);
+    } catch (FileAlreadyExistsException e) {
+      throw new AlreadyExistsException(path, e);
+    } catch (UnsupportedOperationException e) {
+      throw new IOException(hardLinkRequired(path), e);
+    } catch (IOException e) {
+      if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+        throw new AlreadyExistsException(path, e);
+      }
+      throw new IOException(hardLinkRequired(path) + " (" + e + ")", e);
+    } finally {
+      // The published name is a second link to the same bytes; dropping the temporary name
+      // leaves the object intact. A failure here only leaves an invisible temporary file.
+      deleteQuietly(temp);
+    }
+    syncDirectory(directory);
+  }
+
+  @Override
+  public List<ObjectInfo> list(String prefix) throws IOException {
+    String directoryPrefix = StorePath.validatePrefix(prefix);
+    Path directory = directoryPrefix.isEmpty() ? root : resolve(directoryPrefix.substring(0, directoryPrefix.length() - 1));
+    List<ObjectInfo> objects = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (StorePath.isTemporaryName(name) || !isValidName(name)) {
+          continue;
+        }
+        BasicFileAttributes attributes;
+        try {
+          attributes = Files.readAttributes(entry, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+          continue; // deleted while we were listing
+        }
+        if (attributes.isRegularFile()) {
+          objects.add(new ObjectInfo(directoryPrefix + name, attributes.size()));
+        }
+      }
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return List.of();
+    }
+    objects.sort(Comparator.comparing(ObjectInfo::path));
+    return List.copyOf(objects);
+  }
+
+  @Override
+  public void delete(String path) throws IOException {
+    Path file = resolve(path);
+    if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+      return; // a directory is not an object, so there is no object to delete
+    }
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+        throw e;
+      }
+      // For example a parent that is a regular file: the object cannot exist, so it is deleted.
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LocalObjectStore[" + root + "]";
+  }
+
+  /** Validates a store path and maps it under the root, refusing anything that lands outside. */
+  private Path resolve(String path) {
+    StorePath.validate(path);
+    Path file = root.resolve(path).normalize();
+    // StorePath already rules out escapes; this second check guards against platform quirks.
+    if (!file.startsWith(root) || file.equals(root)) {
+      throw new InvalidStorePathException(path, "resolves outside the table root " + root);
+    }
+    return file;
+  }
+
+  private static FileChannel openForRead(String path, Path file) throws IOException {
+    try {
+      // Opening a directory for reading succeeds on Linux, so check what the path is first.
+      if (!Files.readAttributes(file, BasicFileAttributes.class).isRegularFile()) {
+        throw new NotFoundException(path);
+      }
+      return FileChannel.open(file, StandardOpenOption.READ);
+    } catch (NotFoundException e) {
+      throw e;
+    } catch (IOException e) {
+      throw notFoundIfAbsent(path, file, e);
+    }
+  }
+
+  /** Maps any failure on a path that does not exist (missing file, parent that is a file) to NotFound. */
+  private static IOException notFoundIfAbsent(String path, Path file, IOException e) {
+    if (e instanceof NoSuchFileException || !Files.exists(file)) {
+      return new NotFoundException(path, e);
+    }
+    return e;
+  }
+
+  private static byte[] readFully(String path, FileChannel channel, long offset, int length) throws IOException {
+    byte[] bytes = new byte[length];
+    ByteBuffer buffer = ByteBuffer.wrap(bytes);
+    long position = offset;
+    while (buffer.hasRemaining()) {
+      int read = channel.read(buffer, position);
+      if (read < 0) {
+        throw new EOFException("Object " + path + " ended at byte " + position + " while reading " + length + " bytes from offset " + offset);
+      }
+      position += read;
+    }
+    return bytes;
+  }
+
+  static void checkRangeArguments(String path, long offset, int length) {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("Invalid range for " + path + ": offset " + offset + ", length " + length + " (both must be >= 0)");
+    }
+  }
+
+  static void checkRangeWithinSize(String path, long offset, int length, long size) throws EOFException {
+    if (offset > size || length > size - offset) {
+      throw new EOFException("Range [" + offset + ", " + (offset + length) + ") is past the end of " + path + " (size " + size + ")");
+    }
+  }
+
+  private static Path writeTemporary(Path directory, byte[] data) throws IOException {
+    Path temp = directory.resolve(StorePath.TEMP_PREFIX + UUID.randomUUID());
+    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      ByteBuffer buffer = ByteBuffer.wrap(data);
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+      // The bytes must be durable before any name points at them, or a crash could publish garbage.
+      channel.force(true);
+    } catch (IOException | RuntimeException e) {
+      deleteQuietly(temp);
+      throw e;
+    }
+    return temp;
+  }
+
+  /** Makes a new or replaced directory entry durable. Best effort: not every platform allows it. */
+  private static void syncDirectory(Path directory) {
+    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      // Windows cannot open a directory as a channel; the publish itself was still atomic.
+    }
+  }
+
+  private static void deleteQuietly(Path temp) {
+    try {
+      Files.deleteIfExists(temp);
+    } catch (IOException e) {
+      // Leaves an invisible temporary file; harmless, and the original error matters more.
+    }
+  }
+
+  private static boolean isValidName(String name) {
+    try {
+      StorePath.validate(name);
+      return true;
+    } catch (InvalidStorePathException e) {
+      return false; // a file our paths cannot name (e.g. with a backslash) is not an object to us
+    }
+  }
+
+  private static String hardLinkRequired(String path) {
+    return "Cannot create " + path + " atomically: put-if-absent needs hard-link support on the filesystem"
+        + " that holds the table; this filesystem refused the link";
+  }
+}

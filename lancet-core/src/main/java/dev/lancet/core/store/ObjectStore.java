@@ -1,0 +1,75 @@
+package dev.lancet.core.store;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The object-store seam: every read and write of a table's files goes through it.
+ *
+ * <p>Paths are relative to the table root and '/'-separated (for example
+ * {@code "_versions/1.manifest"} or {@code "data/abc.lance"}); every method validates its path
+ * with {@link StorePath} and rejects anything that could escape the root with an
+ * {@link InvalidStorePathException}.
+ *
+ * <p>The contract every implementation keeps:
+ * <ul>
+ *   <li>a reader never observes a partially written object: {@link #put} replaces atomically and
+ *       {@link #putIfAbsent} publishes a complete object or nothing;</li>
+ *   <li>{@link #putIfAbsent} is the commit primitive: of any number of concurrent callers (threads
+ *       or processes) for one path, exactly one succeeds;</li>
+ *   <li>{@link #list} is non-recursive, returns objects only (no directories), sorted by path,
+ *       and never shows the temporary files of in-flight writes.</li>
+ * </ul>
+ */
+public interface ObjectStore extends AutoCloseable {
+
+  /**
+   * Reads a whole object.
+   *
+   * @throws NotFoundException if there is no object at {@code path}
+   */
+  byte[] get(String path) throws IOException;
+
+  /**
+   * Reads {@code length} bytes starting at {@code offset}.
+   *
+   * @throws NotFoundException if there is no object at {@code path}
+   * @throws java.io.EOFException if the range extends past the end of the object
+   * @throws IllegalArgumentException if {@code offset} or {@code length} is negative
+   */
+  byte[] getRange(String path, long offset, int length) throws IOException;
+
+  /**
+   * Returns the size of an object in bytes.
+   *
+   * @throws NotFoundException if there is no object at {@code path}
+   */
+  long size(String path) throws IOException;
+
+  /** Whether an object exists at {@code path} (a directory-like prefix is not an object). */
+  boolean exists(String path) throws IOException;
+
+  /** Writes an object, replacing any previous one atomically: readers see the old or the new bytes. */
+  void put(String path, byte[] data) throws IOException;
+
+  /**
+   * Creates an object only if none exists at {@code path}, atomically.
+   *
+   * @throws AlreadyExistsException if an object already exists at {@code path}
+   */
+  void putIfAbsent(String path, byte[] data) throws IOException;
+
+  /**
+   * Lists the objects directly under a directory-like prefix such as {@code "_versions/"}
+   * (the trailing '/' is optional; {@code ""} is the table root). Non-recursive, sorted by path,
+   * paths relative to the table root. Returns an empty list if nothing is there.
+   */
+  List<ObjectInfo> list(String prefix) throws IOException;
+
+  /** Deletes an object; deleting an absent object is not an error. */
+  void delete(String path) throws IOException;
+
+  /** Releases resources; the default does nothing. */
+  @Override
+  default void close() {}
+}
