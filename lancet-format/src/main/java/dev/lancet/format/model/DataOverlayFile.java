@@ -1,0 +1,42 @@
+package dev.lancet.format.model;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnknownFieldSet;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * New values for some (row offset, field) cells of a fragment. Coverage is either one bitmap
+ * shared by all fields of {@code dataFile} or one bitmap per field (portable 32-bit Roaring
+ * over physical offsets). {@code committedVersion} is stamped at commit; the newest wins.
+ */
+public record DataOverlayFile(
+    DataFile dataFile, Coverage coverage, long committedVersion, UnknownFieldSet unknownFields) {
+
+  /** Which offsets the overlay covers. */
+  public sealed interface Coverage {}
+
+  /** One bitmap for every field of the overlay file. */
+  public record SharedCoverage(ByteString offsetBitmap) implements Coverage {
+    public SharedCoverage {
+      Objects.requireNonNull(offsetBitmap, "offsetBitmap");
+    }
+  }
+
+  /** One bitmap per field, in the order of the overlay file's fields. */
+  public record PerFieldCoverage(List<ByteString> offsetBitmaps) implements Coverage {
+    public PerFieldCoverage {
+      offsetBitmaps = List.copyOf(offsetBitmaps);
+    }
+  }
+
+  public DataOverlayFile {
+    Objects.requireNonNull(dataFile, "dataFile");
+    Objects.requireNonNull(coverage, "coverage");
+    Objects.requireNonNull(unknownFields, "unknownFields");
+  }
+
+  public DataOverlayFile withCommittedVersion(long version) {
+    return new DataOverlayFile(dataFile, coverage, version, unknownFields);
+  }
+}

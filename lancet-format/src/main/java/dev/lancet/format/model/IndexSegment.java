@@ -1,0 +1,93 @@
+package dev.lancet.format.model;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnknownFieldSet;
+import dev.lancet.format.FormatException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
+
+/**
+ * One index segment (the manifest's IndexMetadata). Segments sharing a {@code name} form one
+ * logical index. {@code fragmentBitmap} is kept as read (portable 32-bit Roaring, empty for
+ * "unknown coverage"); {@link #coveredFragments()} decodes it. {@code indexDetails} is kept
+ * opaque: its type URL and bytes survive a rewrite unchanged.
+ */
+public record IndexSegment(
+    UUID uuid,
+    List<Integer> fields,
+    String name,
+    long datasetVersion,
+    ByteString fragmentBitmap,
+    Optional<Any> indexDetails,
+    OptionalInt indexVersion,
+    OptionalLong createdAt,
+    OptionalInt baseId,
+    List<IndexFile> files,
+    UnknownFieldSet unknownFields) {
+
+  /** A file of the segment, relative to {@code _indices/{uuid}/}. */
+  public record IndexFile(String path, long sizeBytes, UnknownFieldSet unknownFields) {
+    public IndexFile {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(unknownFields, "unknownFields");
+    }
+  }
+
+  public IndexSegment {
+    Objects.requireNonNull(uuid, "uuid");
+    fields = List.copyOf(fields);
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(fragmentBitmap, "fragmentBitmap");
+    Objects.requireNonNull(indexDetails, "indexDetails");
+    Objects.requireNonNull(indexVersion, "indexVersion");
+    Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(baseId, "baseId");
+    files = List.copyOf(files);
+    Objects.requireNonNull(unknownFields, "unknownFields");
+  }
+
+  /** The covered fragment ids, or empty when the segment does not record its coverage. */
+  public Optional<ImmutableRoaringBitmap> coveredFragments() {
+    if (fragmentBitmap.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      ImmutableRoaringBitmap bitmap = new ImmutableRoaringBitmap(fragmentBitmap.asReadOnlyByteBuffer());
+      // Touch every container so corrupt bytes fail here and not in a later caller.
+      bitmap.getCardinality();
+      return Optional.of(bitmap);
+    } catch (RuntimeException e) {
+      throw new FormatException("index segment " + name + " (" + uuid + ")",
+          "fragment_bitmap is not a valid portable Roaring bitmap", e);
+    }
+  }
+
+  /** Type URL of the details message ("/lance.table.BTreeIndexDetails"), or "". */
+  public String detailsTypeUrl() {
+    return indexDetails.map(Any::getTypeUrl).orElse("");
+  }
+
+  static ByteString serialize(org.roaringbitmap.RoaringBitmap bitmap) {
+    bitmap.runOptimize();
+    ByteBuffer buf = ByteBuffer.allocate(bitmap.serializedSizeInBytes());
+    bitmap.serialize(buf);
+    return ByteString.copyFrom(buf.array());
+  }
+
+  /** Encodes a set of fragment ids the way Lance stores them in {@code fragment_bitmap}. */
+  public static ByteString fragmentBitmapOf(Iterable<Long> fragmentIds) {
+    org.roaringbitmap.RoaringBitmap bitmap = new org.roaringbitmap.RoaringBitmap();
+    for (long id : fragmentIds) {
+      bitmap.add((int) id);
+    }
+    return serialize(bitmap);
+  }
+
+}
