@@ -193,7 +193,14 @@ public final class ManifestFile {
       CodedInputStream in = CodedInputStream.newInstance(bytes, s[0], s[1]);
       TableProtos.IndexSection section = TableProtos.IndexSection.parseFrom(in);
       in.checkLastTagWas(0);
-      return List.copyOf(IndexCodec.fromProto(section, fileName));
+      List<IndexSegment> segments = List.copyOf(IndexCodec.fromProto(section, fileName));
+      for (IndexSegment segment : segments) {
+        // Decode each coverage bitmap now, so that a corrupt one is reported with the file.
+        segment.coveredFragments();
+      }
+      return segments;
+    } catch (FormatException e) {
+      throw e.getMessage().startsWith(fileName) ? e : new FormatException(fileName, e.getMessage(), e);
     } catch (IOException e) {
       throw new FormatException(fileName, "index section is corrupt: " + e.getMessage(), e);
     }

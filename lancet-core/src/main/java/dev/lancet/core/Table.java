@@ -1,0 +1,113 @@
+package dev.lancet.core;
+
+import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.store.ObjectStores;
+import dev.lancet.core.version.Snapshot;
+import dev.lancet.core.version.Tag;
+import dev.lancet.core.version.Tags;
+import dev.lancet.core.version.VersionEntry;
+import dev.lancet.core.version.VersionNotFoundException;
+import dev.lancet.core.version.Versions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A Lance table at a location: the entry point for reading its versions. Every read goes
+ * through the table's {@link ObjectStore}.
+ */
+public final class Table implements AutoCloseable {
+  private final String location;
+  private final ObjectStore store;
+
+  private Table(String location, ObjectStore store) {
+    this.location = location;
+    this.store = store;
+  }
+
+  /** Opens the table at a local path, {@code file://} URI or {@code memory://} name. */
+  public static Table open(String location) {
+    return open(location, ObjectStores.forUri(location));
+  }
+
+  /** Opens the table whose root the given store addresses. */
+  public static Table open(String location, ObjectStore store) {
+    Table table = new Table(location, store);
+    try {
+      if (store.list("_versions/").isEmpty()) {
+        throw new VersionNotFoundException("no Lance table at " + location
+            + ": it has no _versions/ directory with manifests");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + location + "/_versions", e);
+    }
+    return table;
+  }
+
+  public String location() {
+    return location;
+  }
+
+  public ObjectStore store() {
+    return store;
+  }
+
+  /** The newest version. */
+  public Snapshot latest() {
+    try {
+      Optional<VersionEntry> entry = Versions.latest(store);
+      if (entry.isEmpty()) {
+        throw new VersionNotFoundException("the table at " + location + " has no versions");
+      }
+      return Snapshot.load(store, entry.get());
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the latest version of " + location, e);
+    }
+  }
+
+  /** A specific version; an error names the versions that exist. */
+  public Snapshot version(long version) {
+    try {
+      return Snapshot.load(store, Versions.resolve(store, version));
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading version " + version + " of " + location, e);
+    }
+  }
+
+  /** The version a tag points at. Tags of other branches are not supported yet. */
+  public Snapshot tag(String name) {
+    try {
+      Tag tag = Tags.get(store, name);
+      if (tag.branch().isPresent()) {
+        throw new VersionNotFoundException("tag '" + name + "' points at branch '"
+            + tag.branch().get() + "', and Lancet reads only the main branch so far");
+      }
+      return version(tag.version());
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading tag " + name + " of " + location, e);
+    }
+  }
+
+  /** Every version, oldest first. */
+  public List<VersionEntry> versions() {
+    try {
+      return Versions.list(store);
+    } catch (IOException e) {
+      throw new UncheckedIOException("listing versions of " + location, e);
+    }
+  }
+
+  public List<Tag> tags() {
+    try {
+      return Tags.list(store);
+    } catch (IOException e) {
+      throw new UncheckedIOException("listing tags of " + location, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

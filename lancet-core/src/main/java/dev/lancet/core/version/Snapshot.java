@@ -1,0 +1,91 @@
+package dev.lancet.core.version;
+
+import dev.lancet.core.store.NotFoundException;
+import dev.lancet.core.store.ObjectStore;
+import dev.lancet.format.FormatException;
+import dev.lancet.format.layout.ManifestFile;
+import dev.lancet.format.layout.ManifestValidator;
+import dev.lancet.format.layout.TransactionFile;
+import dev.lancet.format.model.FeatureFlags;
+import dev.lancet.format.model.IndexSegment;
+import dev.lancet.format.model.Manifest;
+import dev.lancet.format.pb.TransactionProtos;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One version of a table, loaded: its manifest (decoded and validated), and on demand its
+ * index segments and the transaction that created it.
+ */
+public final class Snapshot {
+  private final ObjectStore store;
+  private final VersionEntry entry;
+  private final ManifestFile.Contents contents;
+
+  private Snapshot(ObjectStore store, VersionEntry entry, ManifestFile.Contents contents) {
+    this.store = store;
+    this.entry = entry;
+    this.contents = contents;
+  }
+
+  /** Reads, decodes and validates the manifest of {@code entry}. */
+  public static Snapshot load(ObjectStore store, VersionEntry entry) throws IOException {
+    byte[] bytes = store.get(entry.path());
+    ManifestFile.Contents contents = ManifestFile.read(bytes, entry.path());
+    Manifest m = contents.manifest();
+    if (m.version() != entry.version()) {
+      throw new FormatException(entry.path(), "the manifest says version " + m.version()
+          + " but its file name says " + entry.version());
+    }
+    long unknown = FeatureFlags.unknownBits(m.readerFeatureFlags(), FeatureFlags.KNOWN_READER);
+    if (unknown != 0) {
+      throw new UnsupportedFeatureException(entry.path() + ": reader feature flags 0x"
+          + Long.toHexString(unknown) + " are not implemented by this Lancet; a newer Lance "
+          + "wrote this version. Upgrade Lancet to read it.");
+    }
+    ManifestValidator.validate(m, entry.path());
+    return new Snapshot(store, entry, contents);
+  }
+
+  public long version() {
+    return entry.version();
+  }
+
+  public VersionEntry entry() {
+    return entry;
+  }
+
+  public Manifest manifest() {
+    return contents.manifest();
+  }
+
+  public List<IndexSegment> indices() {
+    return contents.indices();
+  }
+
+  /**
+   * The transaction that produced this version: the inline copy when the manifest file has
+   * one, else the {@code _transactions/} file it names, else empty.
+   */
+  public Optional<TransactionProtos.Transaction> transaction() {
+    Optional<TransactionProtos.Transaction> inline = contents.inlineTransaction();
+    if (inline.isPresent()) {
+      return inline;
+    }
+    String file = manifest().transactionFile();
+    if (file.isEmpty()) {
+      return Optional.empty();
+    }
+    String path = TransactionFile.path(file);
+    try {
+      return Optional.of(TransactionFile.decode(store.get(path), path));
+    } catch (NotFoundException e) {
+      throw new FormatException(path, "version " + version() + " names this transaction file, "
+          + "but it does not exist");
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading " + path, e);
+    }
+  }
+}
