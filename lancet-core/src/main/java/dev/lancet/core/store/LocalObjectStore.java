@@ -76,9 +76,9 @@ public final class LocalObjectStore implements ObjectStore {
   @Override
   public byte[] getRange(String path, long offset, int length) throws IOException {
     Path file = resolve(path);
-    checkRangeArguments(path, offset, length);
+    Ranges.checkArguments(path, offset, length);
     try (FileChannel channel = openForRead(path, file)) {
-      checkRangeWithinSize(path, offset, length, channel.size());
+      Ranges.checkWithinSize(path, offset, length, channel.size());
       return readFully(path, channel, offset, length);
     }
   }
@@ -141,7 +141,7 @@ public final class LocalObjectStore implements ObjectStore {
       if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
         throw new AlreadyExistsException(path, e);
       }
-      throw new IOException(hardLinkRequired(path) + " (" + e + ")", e);
+      throw new IOException(hardLinkRequired(path) + ": " + e, e);
     } finally {
       // The published name is a second link to the same bytes; dropping the temporary name
       // leaves the object intact. A failure here only leaves an invisible temporary file.
@@ -246,18 +246,6 @@ public final class LocalObjectStore implements ObjectStore {
     return bytes;
   }
 
-  static void checkRangeArguments(String path, long offset, int length) {
-    if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("Invalid range for " + path + ": offset " + offset + ", length " + length + " (both must be >= 0)");
-    }
-  }
-
-  static void checkRangeWithinSize(String path, long offset, int length, long size) throws EOFException {
-    if (offset > size || length > size - offset) {
-      throw new EOFException("Range [" + offset + ", " + (offset + length) + ") is past the end of " + path + " (size " + size + ")");
-    }
-  }
-
   private static Path writeTemporary(Path directory, byte[] data) throws IOException {
     Path temp = directory.resolve(StorePath.TEMP_PREFIX + UUID.randomUUID());
     try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -301,7 +289,7 @@ public final class LocalObjectStore implements ObjectStore {
   }
 
   private static String hardLinkRequired(String path) {
-    return "Cannot create " + path + " atomically: put-if-absent needs hard-link support on the filesystem"
-        + " that holds the table; this filesystem refused the link";
+    return "Cannot create " + path + " atomically: put-if-absent publishes with a hard link, which the"
+        + " filesystem holding the table refused (it must support hard links)";
   }
 }

@@ -1,0 +1,75 @@
+package dev.lancet.core.commit;
+
+import dev.lancet.core.store.AlreadyExistsException;
+import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.version.VersionEntry;
+import dev.lancet.core.version.Versions;
+import dev.lancet.format.layout.ManifestFile;
+import dev.lancet.format.layout.ManifestNaming;
+import dev.lancet.format.layout.TransactionFile;
+import dev.lancet.format.model.FeatureFlags;
+import dev.lancet.format.model.IndexSegment;
+import dev.lancet.format.model.Manifest;
+import dev.lancet.format.model.WriterVersion;
+import dev.lancet.format.pb.TransactionProtos;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The last step of every commit: write the transaction file, then publish the manifest of
+ * the new version with put-if-absent. Version N+1 exists exactly when its manifest does, so
+ * of two writers racing for one version exactly one wins; the loser gets a
+ * {@link CommitConflictException} and nothing it wrote is visible (its .txn file is garbage).
+ */
+public final class VersionPublisher {
+  private final ObjectStore store;
+  private final Clock clock;
+
+  public VersionPublisher(ObjectStore store, Clock clock) {
+    this.store = store;
+    this.clock = clock;
+  }
+
+  public VersionPublisher(ObjectStore store) {
+    this(store, Clock.systemUTC());
+  }
+
+  /**
+   * Stamps and publishes {@code next} as version {@code next.version()} under {@code naming}.
+   * Stamping, as Lance does on every commit: timestamp, writer version, feature flags derived
+   * from content, the fragment-id high-water mark raised to the ids present, and the
+   * transaction's file name. The transaction is also written inline.
+   */
+  public VersionEntry publish(Manifest next, List<IndexSegment> indices,
+      TransactionProtos.Transaction transaction, ManifestNaming naming) throws IOException {
+    String txnName = TransactionFile.fileName(transaction.getReadVersion(), transaction.getUuid());
+    Manifest stamped = stamp(next, txnName);
+    byte[] bytes = ManifestFile.write(stamped, indices, Optional.of(transaction));
+    store.put(TransactionFile.path(txnName), TransactionFile.encode(transaction));
+    String path = naming.path(stamped.version());
+    try {
+      store.putIfAbsent(path, bytes);
+    } catch (AlreadyExistsException e) {
+      throw new CommitConflictException(stamped.version(), "version " + stamped.version()
+          + " was committed by another writer first");
+    }
+    Versions.writeHint(store, stamped.version());
+    return new VersionEntry(stamped.version(), path, naming, bytes.length);
+  }
+
+  Manifest stamp(Manifest next, String txnName) {
+    OptionalLong maxPresent = next.effectiveMaxFragmentId();
+    FeatureFlags.Pair flags = FeatureFlags.derive(next);
+    return next.toBuilder()
+        .timestamp(Optional.of(clock.instant()))
+        .writerVersion(Optional.of(WriterVersion.LANCET))
+        .readerFeatureFlags(flags.reader())
+        .writerFeatureFlags(flags.writer())
+        .maxFragmentId(maxPresent.isPresent() ? maxPresent : next.maxFragmentId())
+        .transactionFile(txnName)
+        .build();
+  }
+}

@@ -1,0 +1,66 @@
+package dev.lancet.core.store;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Child-process side of {@link LocalObjectStoreMultiProcessTest}: waits for the "go" file, then
+ * tries to create {@code _versions/1.manifest .. _versions/N.manifest} with put-if-absent and prints
+ * {@code WON i} or {@code LOST i} for each, then {@code DONE}.
+ *
+ * <p>Arguments: table root, ready file (created once warmed up), go file, worker id, count.
+ */
+public final class PutIfAbsentWorkerMain {
+
+  private PutIfAbsentWorkerMain() {}
+
+  /** The payload worker {@code workerId} writes for version {@code version}; big enough that a torn file would show. */
+  public static byte[] payload(String workerId, int version) {
+    StringBuilder text = new StringBuilder();
+    String line = "worker=" + workerId + " version=" + version + "\n";
+    while (text.length() < 64 * 1024) {
+      text.append(line);
+    }
+    return text.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path root = Path.of(args[0]);
+    Path ready = Path.of(args[1]);
+    Path go = Path.of(args[2]);
+    String workerId = args[3];
+    int count = Integer.parseInt(args[4]);
+
+    LocalObjectStore store = new LocalObjectStore(root);
+    // Load and exercise the write path once so class loading does not decide the race.
+    store.put("warmup/" + workerId, payload(workerId, 0));
+    try {
+      store.putIfAbsent("warmup/" + workerId, payload(workerId, 0));
+    } catch (AlreadyExistsException expected) {
+      // expected: the warm-up path was just written
+    }
+    Files.createFile(ready);
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!Files.exists(go)) {
+      if (System.nanoTime() > deadline) {
+        System.err.println("worker " + workerId + ": no go signal within 30s");
+        System.exit(2);
+      }
+      Thread.sleep(1);
+    }
+
+    for (int version = 1; version <= count; version++) {
+      try {
+        store.putIfAbsent("_versions/" + version + ".manifest", payload(workerId, version));
+        System.out.println("WON " + version);
+      } catch (AlreadyExistsException e) {
+        System.out.println("LOST " + version);
+      }
+    }
+    System.out.println("DONE");
+    System.out.flush();
+  }
+}
