@@ -1,0 +1,154 @@
+package dev.lancet.cli;
+
+import static dev.lancet.cli.TextTable.Column.left;
+import static dev.lancet.cli.TextTable.Column.right;
+
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import dev.lancet.core.Table;
+import dev.lancet.core.version.Snapshot;
+import dev.lancet.core.version.VersionEntry;
+import dev.lancet.format.pb.TransactionProtos.Transaction;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lancet log}: the history of a table, newest version first, one row per version. A
+ * version whose manifest or transaction cannot be read shows {@code ?} and the error; the
+ * other versions still print.
+ */
+@Command(name = "log",
+    description = {"List the versions of a table, newest first.",
+        "One row per version: timestamp, operation, read version, transaction uuid, and the "
+            + "steps of composite (Transaction V2) operations. A version that cannot be read "
+            + "shows ? and the error."})
+public final class LogCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  HelpOption help;
+
+  @Parameters(index = "0", paramLabel = "TABLE",
+      description = "The table: a directory, file:///path or memory://name.")
+  String location;
+
+  @Option(names = "--json", description = "Print a JSON array of objects {version, timestamp, "
+      + "operation, readVersion, uuid, steps, manifestPath, error?}.")
+  boolean json;
+
+  @Option(names = {"-n", "--limit"}, paramLabel = "K", description = "Show only the newest K versions.")
+  Integer limit;
+
+  /** What {@code log} shows about one version. Empty parts print as {@code -}. */
+  record Entry(
+      long version,
+      String manifestPath,
+      Optional<Instant> timestamp,
+      Optional<Transaction> transaction,
+      Optional<String> error) {}
+
+  @Override
+  public Integer call() {
+    if (limit != null && limit < 1) {
+      throw new ParameterException(spec.commandLine(), "--limit must be at least 1, not " + limit);
+    }
+    List<Entry> entries = new ArrayList<>();
+    try (Table table = Table.open(location)) {
+      List<VersionEntry> versions = new ArrayList<>(table.versions());
+      if (versions.isEmpty()) {
+        throw new CliException("the table at " + location + " has no versions in _versions/");
+      }
+      int shown = limit == null ? versions.size() : Math.min(limit, versions.size());
+      for (int i = versions.size() - 1; i >= versions.size() - shown; i--) {
+        entries.add(read(table, versions.get(i)));
+      }
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      printJson(out, entries);
+    } else {
+      printTable(out, entries);
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  /** Reads one version; never throws: a failure becomes the entry's error. */
+  static Entry read(Table table, VersionEntry v) {
+    Snapshot snapshot;
+    try {
+      snapshot = Snapshot.load(table.store(), v);
+    } catch (Exception e) {
+      return new Entry(v.version(), v.path(), Optional.empty(), Optional.empty(),
+          Optional.of(errorText(e)));
+    }
+    Optional<Instant> timestamp = snapshot.manifest().timestamp();
+    try {
+      return new Entry(v.version(), v.path(), timestamp, snapshot.transaction(), Optional.empty());
+    } catch (Exception e) {
+      return new Entry(v.version(), v.path(), timestamp, Optional.empty(), Optional.of(errorText(e)));
+    }
+  }
+
+  private static String errorText(Exception e) {
+    String text = ErrorReporting.oneLine(ErrorReporting.describe(e));
+    return ErrorReporting.isUserError(e) ? text : e.getClass().getSimpleName() + ": " + text;
+  }
+
+  private static void printTable(PrintWriter out, List<Entry> entries) {
+    TextTable t = TextTable.of(right("VERSION"), left("TIMESTAMP"), left("OPERATION"),
+        right("READ VERSION"), left("UUID"), left("DETAIL").maxWidth(240));
+    for (Entry e : entries) {
+      String timestamp = e.error().isPresent() && e.timestamp().isEmpty() ? "?" : Formats.instantMillis(e.timestamp());
+      if (e.error().isPresent()) {
+        t.row(Formats.unsigned(e.version()), timestamp, "?", "?", "?", "error: " + e.error().get());
+      } else if (e.transaction().isEmpty()) {
+        t.row(Formats.unsigned(e.version()), timestamp, Formats.NONE, Formats.NONE, Formats.NONE,
+            "no transaction recorded");
+      } else {
+        Transaction txn = e.transaction().get();
+        t.row(Formats.unsigned(e.version()), timestamp, Transactions.operationName(txn),
+            Formats.unsigned(txn.getReadVersion()), Formats.orNone(txn.getUuid()), Transactions.brief(txn));
+      }
+    }
+    t.print(out);
+  }
+
+  private static void printJson(PrintWriter out, List<Entry> entries) {
+    List<Value> items = new ArrayList<>();
+    for (Entry e : entries) {
+      Struct.Builder o = Struct.newBuilder();
+      o.putFields("version", ProtoJson.unsigned(e.version()));
+      o.putFields("timestamp", e.timestamp().map(t -> ProtoJson.string(t.toString()))
+          .orElse(ProtoJson.nullValue()));
+      if (e.transaction().isPresent()) {
+        Transaction txn = e.transaction().get();
+        o.putFields("operation", ProtoJson.string(Transactions.operationName(txn)));
+        o.putFields("readVersion", ProtoJson.unsigned(txn.getReadVersion()));
+        o.putFields("uuid", ProtoJson.string(txn.getUuid()));
+        o.putFields("steps", ProtoJson.strings(Transactions.steps(txn)));
+      } else {
+        o.putFields("operation", ProtoJson.nullValue());
+        o.putFields("readVersion", ProtoJson.nullValue());
+        o.putFields("uuid", ProtoJson.nullValue());
+        o.putFields("steps", ProtoJson.strings(List.of()));
+      }
+      o.putFields("manifestPath", ProtoJson.string(e.manifestPath()));
+      e.error().ifPresent(err -> o.putFields("error", ProtoJson.string(err)));
+      items.add(ProtoJson.object(o));
+    }
+    out.println(ProtoJson.print(ProtoJson.array(items)));
+  }
+}
