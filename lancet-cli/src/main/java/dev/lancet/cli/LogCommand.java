@@ -107,6 +107,16 @@ public final class LogCommand implements Callable<Integer> {
     return ErrorReporting.isUserError(e) ? text : e.getClass().getSimpleName() + ": " + text;
   }
 
+  /** Prints every version of {@code table}, newest first, as the text table. */
+  static void printAll(PrintWriter out, Table table) {
+    List<Entry> entries = new ArrayList<>();
+    List<VersionEntry> versions = table.versions();
+    for (int i = versions.size() - 1; i >= 0; i--) {
+      entries.add(read(table, versions.get(i)));
+    }
+    printTable(out, entries);
+  }
+
   private static void printTable(PrintWriter out, List<Entry> entries) {
     TextTable t = TextTable.of(right("VERSION"), left("TIMESTAMP"), left("OPERATION"),
         right("READ VERSION"), left("UUID"), left("DETAIL").maxWidth(240));

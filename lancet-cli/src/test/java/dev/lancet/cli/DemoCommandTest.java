@@ -2,40 +2,44 @@ package dev.lancet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancet.core.Table;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DemoCommandTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
-  void saysItIsNotImplemented() {
-    Cli.Result r = Cli.run("demo");
-
-    assertThat(r.exitCode()).isZero();
-    assertThat(r.outLines()).containsExactly(DemoCommand.NOT_IMPLEMENTED);
-  }
-
-  @Test
-  void inspectsATable() {
-    TableFixture t = TableFixture.history(dir.resolve("t"));
-
-    Cli.Result r = Cli.run("demo", t.location());
+  void createsATableAndPrintsIt() {
+    Path target = dir.resolve("demo");
+    Cli.Result r = Cli.run("demo", target.toString());
 
     assertThat(r.exitCode()).as(r.err()).isZero();
-    assertThat(r.outLines().get(0)).isEqualTo(DemoCommand.NOT_IMPLEMENTED);
-    assertThat(r.outLines()).anyMatch(l -> l.matches("version:\\s+7"));
-    assertThat(r.outLines()).contains("SCHEMA (5 fields)", "FRAGMENTS (3)");
+    assertThat(r.outLines().get(0)).isEqualTo(DemoCommand.PREVIEW_NOTE);
+    assertThat(r.out()).contains("Created a Lance table", "HISTORY", "Overwrite", "UpdateConfig");
+    try (Table t = Table.open(target.toString())) {
+      assertThat(t.latest().version()).isEqualTo(2);
+      assertThat(t.latest().manifest().config()).containsEntry("lancet.demo", "true");
+      assertThat(t.latest().manifest().schema().fields()).hasSize(2);
+    }
   }
 
   @Test
-  void aDirectoryWithoutTableIsNotAnError() {
-    Cli.Result r = Cli.run("demo", dir.toString());
+  void reusesAnExistingTable() {
+    Path target = dir.resolve("demo");
+    Cli.run("demo", target.toString());
+    Cli.Result r = Cli.run("demo", target.toString());
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).contains("Reusing the table");
+  }
 
-    assertThat(r.exitCode()).isZero();
-    assertThat(r.outLines()).containsExactly(DemoCommand.NOT_IMPLEMENTED,
-        dir + " is not a Lance table (it has no _versions/ directory).");
+  @Test
+  void refusesANonEmptyDirectoryWithoutTable() throws Exception {
+    Files.writeString(dir.resolve("something.txt"), "x");
+    Cli.Result r = Cli.run("demo", dir.toString());
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("is not empty");
   }
 }

@@ -72,4 +72,25 @@ class WriteInteropTest {
     return LanceOracle.columnNames(dir, LanceOracle.latestVersion(dir)).size() == 2
         ? LanceFixtures.SIMPLE_SCHEMA : LanceFixtures.FULL_SCHEMA;
   }
+
+  @org.junit.jupiter.api.Test
+  void tableCreatedByLancetOpensAndAppendsInLanceCore() throws Exception {
+    Path dir = tmp.resolve("created-by-lancet");
+    int code = dev.lancet.cli.Main.commandLine(new java.io.PrintWriter(java.io.Writer.nullWriter()),
+        new java.io.PrintWriter(java.io.Writer.nullWriter())).execute("demo", dir.toString());
+    assertThat(code).isZero();
+
+    LanceOracle.TableSnapshot lance = LanceOracle.snapshot(dir);
+    assertThat(lance.version()).isEqualTo(2);
+    assertThat(lance.rowCount()).isZero();
+    assertThat(lance.fields()).extracting(LanceOracle.FieldView::name).containsExactly("id", "name");
+    assertThat(lance.config()).containsEntry("lancet.demo", "true");
+
+    long appended = LanceFixtures.append(dir, LanceFixtures.SIMPLE_SCHEMA, 0, 25);
+    assertThat(appended).isEqualTo(3);
+    assertThat(LanceOracle.snapshot(dir).rowCount()).isEqualTo(25);
+    try (Table table = Table.open(dir.toString())) {
+      assertThat(table.latest().manifest().liveRows()).isEqualTo(25);
+    }
+  }
 }
