@@ -7,7 +7,6 @@ import dev.lancet.core.version.Snapshot;
 import dev.lancet.core.version.Tag;
 import dev.lancet.core.version.VersionEntry;
 import dev.lancet.format.deletion.DeletionFileFormat;
-import dev.lancet.format.deletion.DeletionFileKind;
 import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.DeletionFile;
@@ -192,8 +191,7 @@ class ReadInteropTest {
       // Read the file itself and check its contents agree with the recorded count.
       byte[] bytes = table.store().get("_deletions/" + d.fileName(f.id()));
       DeletionVector dv = DeletionFileFormat.read(bytes,
-          DeletionFileKind.fromProto(TableProtos.DeletionFile.DeletionFileType.forNumber(d.kindValue()),
-              d.fileName(f.id())), d.fileName(f.id()));
+          d.kind(), d.fileName(f.id()));
       assertThat(dv.cardinality()).as(where + " deletion vector size").isEqualTo(d.numDeletedRows());
       assertThat(java.util.Arrays.stream(dv.toArray()).allMatch(o -> o >= 0 && o < f.physicalRows())).isTrue();
     }

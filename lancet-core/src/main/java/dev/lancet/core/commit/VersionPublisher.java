@@ -47,7 +47,7 @@ public final class VersionPublisher {
       TransactionProtos.Transaction transaction, ManifestNaming naming) throws IOException {
     String txnName = TransactionFile.fileName(transaction.getReadVersion(), transaction.getUuid());
     Manifest stamped = stamp(next, txnName);
-    byte[] bytes = ManifestFile.write(stamped, indices, Optional.of(transaction));
+    byte[] bytes = ManifestFile.write(stamped, indices, inlineCopy(transaction));
     store.put(TransactionFile.path(txnName), TransactionFile.encode(transaction));
     String path = naming.path(stamped.version());
     try {
@@ -58,6 +58,19 @@ public final class VersionPublisher {
     }
     Versions.writeHint(store, stamped.version());
     return new VersionEntry(stamped.version(), path, naming, bytes.length);
+  }
+
+  /**
+   * The transaction to embed in the manifest file. A composite operation is written only to
+   * the .txn file: Lance 7.0.0 decodes the inline copy whenever it opens a version, and fails
+   * on an operation it does not know ("Transaction message did not contain an operation"),
+   * while it reads the .txn file only to check conflicts. So readers keep opening and
+   * scanning the table, and a Lance writer that must check against our commit fails closed.
+   * See docs/decisions/0001-composite-transactions-in-txn-files.md.
+   */
+  static Optional<TransactionProtos.Transaction> inlineCopy(TransactionProtos.Transaction txn) {
+    return txn.getOperationCase() == TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION
+        ? Optional.empty() : Optional.of(txn);
   }
 
   Manifest stamp(Manifest next, String txnName) {

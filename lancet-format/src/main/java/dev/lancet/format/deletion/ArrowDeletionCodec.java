@@ -352,14 +352,18 @@ final class ArrowDeletionCodec {
       if (declared > (length / 4 + 1) * 131_072L) {
         throw fail(what + " buffer declares " + declared + " bytes, more than " + length + " ZSTD bytes can hold");
       }
-      long frameSize = Zstd.getFrameContentSize(bytes, at, length);
-      if (frameSize >= 0 && frameSize != declared) {
-        throw fail(what + " buffer declares " + declared + " bytes but its ZSTD frame holds " + frameSize);
-      }
-      byte[] out = new byte[(int) declared];
+      byte[] out;
       long produced;
       try {
+        // The frame header usually records the content size; if so it must agree.
+        long frameSize = Zstd.getFrameContentSize(bytes, at, length);
+        if (frameSize >= 0 && frameSize != declared) {
+          throw fail(what + " buffer declares " + declared + " bytes but its ZSTD frame holds " + frameSize);
+        }
+        out = new byte[(int) declared];
         produced = Zstd.decompressByteArray(out, 0, out.length, bytes, at, length);
+      } catch (FormatException e) {
+        throw e;
       } catch (RuntimeException e) {
         throw new FormatException(file, what + " buffer is not valid ZSTD data (" + e.getMessage() + ")", e);
       }

@@ -1,14 +1,15 @@
 package dev.lancet.format.deletion;
 
+import dev.lancet.format.model.DeletionFile;
 import dev.lancet.format.FormatException;
 
 /**
  * Reads and writes the contents of deletion files (format-facts §1.3, §5.1).
  *
  * <ul>
- *   <li>{@link DeletionFileKind#ARROW_ARRAY} ({@code .arrow}): an Arrow IPC file with exactly one
+ *   <li>{@link DeletionFile.Kind#ARROW_ARRAY} ({@code .arrow}): an Arrow IPC file with exactly one
  *       record batch of one non-nullable UInt32 column {@code row_id}, ZSTD-compressed buffers.
- *   <li>{@link DeletionFileKind#BITMAP} ({@code .bin}): a portable 32-bit Roaring bitmap.
+ *   <li>{@link DeletionFile.Kind#BITMAP} ({@code .bin}): a portable 32-bit Roaring bitmap.
  * </ul>
  *
  * <p>Readers accept both forms whatever their size. They never trust a length field before
@@ -30,17 +31,17 @@ public final class DeletionFileFormat {
    *
    * <p>Lance keeps an in-memory vector as a hash set (written as {@code .arrow}) or a bitmap
    * (written as {@code .bin}). A vector collected from an iterator whose size is known to be at
-   * least 5000 becomes a bitmap at once, so 5000 rows gives {@link DeletionFileKind#BITMAP}; that
+   * least 5000 becomes a bitmap at once, so 5000 rows gives {@link DeletionFile.Kind#BITMAP}; that
    * is the rule here. Lance's other path, growing a set, only promotes it once it holds
    * <em>more</em> than 5000 rows, and a bitmap never demotes, so Lance may write a 5000-row
    * {@code .arrow} file or a small {@code .bin} one; readers must accept both forms at any size.
    */
-  public static DeletionFileKind preferredKind(long cardinality) {
-    return cardinality >= BITMAP_THRESHOLD ? DeletionFileKind.BITMAP : DeletionFileKind.ARROW_ARRAY;
+  public static DeletionFile.Kind preferredKind(long cardinality) {
+    return cardinality >= BITMAP_THRESHOLD ? DeletionFile.Kind.BITMAP : DeletionFile.Kind.ARROW_ARRAY;
   }
 
   /** Writes {@code vector} in the given form. */
-  public static byte[] write(DeletionVector vector, DeletionFileKind kind) {
+  public static byte[] write(DeletionVector vector, DeletionFile.Kind kind) {
     return switch (kind) {
       case ARROW_ARRAY -> writeArrow(vector);
       case BITMAP -> writeBitmap(vector);
@@ -70,7 +71,7 @@ public final class DeletionFileFormat {
    * @throws FormatException naming {@code fileName} if the bytes are not a valid deletion file of
    *     that kind
    */
-  public static DeletionVector read(byte[] bytes, DeletionFileKind kind, String fileName) {
+  public static DeletionVector read(byte[] bytes, DeletionFile.Kind kind, String fileName) {
     return switch (kind) {
       case ARROW_ARRAY -> ArrowDeletionCodec.read(bytes, fileName);
       case BITMAP -> RoaringDeletionCodec.read(bytes, fileName);

@@ -1,5 +1,6 @@
 package dev.lancet.format.deletion;
 
+import dev.lancet.format.model.DeletionFile;
 import dev.lancet.format.FormatException;
 import java.security.SecureRandom;
 
@@ -21,7 +22,7 @@ public final class DeletionFileNames {
   /**
    * The parts of a deletion file name. Numbers are unsigned 64-bit values held in {@code long}s.
    */
-  public record Parts(long fragmentId, long readVersion, long id, DeletionFileKind kind) {
+  public record Parts(long fragmentId, long readVersion, long id, DeletionFile.Kind kind) {
     public Parts {
       if (kind == null) {
         throw new NullPointerException("kind");
@@ -40,7 +41,7 @@ public final class DeletionFileNames {
   }
 
   /** The bare file name {@code {fragment_id}-{read_version}-{id}.{ext}}. */
-  public static String fileName(long fragmentId, long readVersion, long id, DeletionFileKind kind) {
+  public static String fileName(long fragmentId, long readVersion, long id, DeletionFile.Kind kind) {
     return Long.toUnsignedString(fragmentId)
         + "-"
         + Long.toUnsignedString(readVersion)
@@ -52,7 +53,7 @@ public final class DeletionFileNames {
 
   /** The path relative to the table root: {@code _deletions/<file name>}. */
   public static String relativePath(
-      long fragmentId, long readVersion, long id, DeletionFileKind kind) {
+      long fragmentId, long readVersion, long id, DeletionFile.Kind kind) {
     return DIRECTORY + "/" + fileName(fragmentId, readVersion, id, kind);
   }
 
@@ -72,7 +73,7 @@ public final class DeletionFileNames {
     if (dot < 0) {
       throw new FormatException(fileName, "deletion file name has no extension");
     }
-    DeletionFileKind kind = DeletionFileKind.fromExtension(fileName.substring(dot + 1));
+    DeletionFile.Kind kind = DeletionFile.Kind.fromExtension(fileName.substring(dot + 1));
     if (kind == null) {
       throw new FormatException(fileName, "deletion file extension must be .arrow or .bin");
     }

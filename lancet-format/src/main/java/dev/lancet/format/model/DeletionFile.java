@@ -37,6 +37,27 @@ public record DeletionFile(
     public String extension() {
       return extension;
     }
+
+    /** The kind for a wire value; {@code where} names the message for the error. */
+    public static Kind fromWireValue(int value, String where) {
+      for (Kind k : values()) {
+        if (k.wireValue == value) {
+          return k;
+        }
+      }
+      throw new dev.lancet.format.FormatException(where, "unknown deletion file type " + value
+          + " (a newer Lance wrote it?)");
+    }
+
+    /** The kind whose file extension is {@code extension}, or null. */
+    public static Kind fromExtension(String extension) {
+      for (Kind k : values()) {
+        if (k.extension.equals(extension)) {
+          return k;
+        }
+      }
+      return null;
+    }
   }
 
   public DeletionFile {
@@ -51,13 +72,7 @@ public record DeletionFile(
 
   /** The form of the file; throws for a wire value this build does not know. */
   public Kind kind() {
-    for (Kind k : Kind.values()) {
-      if (k.wireValue == kindValue) {
-        return k;
-      }
-    }
-    throw new IllegalStateException("unknown deletion file type " + kindValue
-        + " (a newer Lance wrote it?)");
+    return Kind.fromWireValue(kindValue, "deletion file " + id);
   }
 
   /** File name relative to {@code _deletions/} for the given fragment. */
