@@ -99,6 +99,31 @@ class ReadInteropTest {
     }
   }
 
+  @Test
+  void stableRowIdSequencesMatchTheRowIdsLanceScans() {
+    Path dir = SharedFixtures.get("stable-row-ids-on");
+    try (Table table = Table.open(dir.toString())) {
+      for (VersionEntry v : table.versions()) {
+        Manifest m = table.version(v.version()).manifest();
+        Map<Long, dev.lancet.format.rowids.RowIdSequence> sequences = new HashMap<>();
+        for (Fragment f : m.fragments()) {
+          StoredSequence.Inline inline = (StoredSequence.Inline) f.rowIds().orElseThrow();
+          sequences.put(f.id(), dev.lancet.format.rowids.RowIdSequence.decode(
+              inline.bytes().toByteArray(), "fragment " + f.id()));
+          assertThat(sequences.get(f.id()).length()).isEqualTo(f.physicalRows());
+        }
+        List<LanceOracle.RowIdentity> rows = LanceOracle.rowIdentities(dir, v.version());
+        assertThat(rows).hasSize((int) m.liveRows());
+        for (LanceOracle.RowIdentity r : rows) {
+          assertThat(sequences.get((long) r.fragmentId()).get(r.offset()))
+              .as("row id of row %d at version %d", r.id(), v.version()).isEqualTo(r.rowId());
+        }
+        assertThat(m.nextRowId()).isEqualTo(sequences.values().stream()
+            .mapToLong(s -> s.length()).sum());
+      }
+    }
+  }
+
   private static void compareVersion(Path dir, long version) throws Exception {
     TableSnapshot lance = LanceOracle.snapshot(dir, version);
     try (Table table = Table.open(dir.toString())) {
