@@ -42,7 +42,13 @@ final class ErrorReporting {
       PrintWriter err = cmd.getErr();
       boolean verbose = isVerbose(parsed);
       int code;
-      if (isUserError(ex)) {
+      if (ex instanceof dev.lancet.core.commit.CommitConflictException) {
+        err.println(PREFIX + "retryable conflict: " + oneLine(describe(ex)));
+        code = ExitCodes.RETRYABLE_CONFLICT;
+      } else if (ex instanceof dev.lancet.core.commit.CommitStateUnknownException) {
+        err.println(PREFIX + "commit state unknown: " + oneLine(describe(ex)));
+        code = ExitCodes.COMMIT_STATE_UNKNOWN;
+      } else if (isUserError(ex)) {
         err.println(PREFIX + oneLine(describe(ex)));
         code = ExitCodes.USAGE;
       } else {

@@ -11,6 +11,12 @@ public final class ExitCodes {
    * version or tag, an unreadable or corrupt table.
    */
   public static final int USAGE = 2;
+  /** A commit lost to concurrent commits and was not resolved within its retries. */
+  public static final int RETRYABLE_CONFLICT = 3;
+  /** A commit conflicts with a concurrent commit in a way no retry can fix. */
+  public static final int INCOMPATIBLE = 4;
+  /** The store failed while publishing and Lancet cannot tell whether the commit landed. */
+  public static final int COMMIT_STATE_UNKNOWN = 5;
 
   private ExitCodes() {}
 }

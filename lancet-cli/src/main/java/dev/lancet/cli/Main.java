@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
         InspectCommand.class,
         LogCommand.class,
         ShowTxnCommand.class,
+        CommitCommand.class,
         DemoCommand.class,
         HelpCommand.class
     },
@@ -42,7 +43,7 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "no command given; use one of: inspect, log, show-txn, demo");
+        "no command given; use one of: inspect, log, show-txn, commit, demo");
   }
 
   /** A command line writing to the process's stdout and stderr. */

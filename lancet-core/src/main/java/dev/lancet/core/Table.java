@@ -106,6 +106,14 @@ public final class Table implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts a Transaction V2 planned against the latest version. Add steps, then
+   * {@code apply()} to preview or {@code commit()} to publish.
+   */
+  public dev.lancet.core.transaction.TransactionBuilder newTransaction() {
+    return new dev.lancet.core.transaction.TransactionBuilder(store, location, latest().version());
+  }
+
   @Override
   public void close() {
     store.close();

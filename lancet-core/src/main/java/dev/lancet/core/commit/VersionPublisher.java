@@ -53,11 +53,42 @@ public final class VersionPublisher {
     try {
       store.putIfAbsent(path, bytes);
     } catch (AlreadyExistsException e) {
+      if (landedWith(path, txnName)) {
+        // An earlier attempt of this very transaction already published it.
+        return new VersionEntry(stamped.version(), path, naming, store.size(path));
+      }
       throw new CommitConflictException(stamped.version(), "version " + stamped.version()
           + " was committed by another writer first");
+    } catch (IOException e) {
+      // The write may or may not have landed: read back before deciding.
+      boolean landed;
+      try {
+        landed = landedWith(path, txnName);
+      } catch (IOException readBack) {
+        e.addSuppressed(readBack);
+        throw new CommitStateUnknownException(stamped.version(), transaction.getUuid(),
+            "publishing version " + stamped.version() + " failed (" + e.getMessage() + ") and "
+                + "reading it back failed too; re-submit the same transaction to resolve", e);
+      }
+      if (!landed) {
+        if (store.exists(path)) {
+          throw new CommitConflictException(stamped.version(), "version " + stamped.version()
+              + " was committed by another writer first");
+        }
+        throw e;
+      }
     }
     Versions.writeHint(store, stamped.version());
     return new VersionEntry(stamped.version(), path, naming, bytes.length);
+  }
+
+  /** True when the manifest at {@code path} exists and was written by this transaction. */
+  private boolean landedWith(String path, String txnName) throws IOException {
+    if (!store.exists(path)) {
+      return false;
+    }
+    ManifestFile.Contents existing = ManifestFile.read(store.get(path), path);
+    return existing.manifest().transactionFile().equals(txnName);
   }
 
   /**

@@ -1,0 +1,37 @@
+package dev.lancet.core.action;
+
+import dev.lancet.core.apply.ApplyState;
+import dev.lancet.format.model.DataOverlayFile;
+import dev.lancet.format.model.Fragment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Appends overlays (cell-level value replacements) to a fragment, after the ones already
+ * there, each stamped with the version this commit produces (re-stamped on retry).
+ */
+public record AddOverlays(Ref fragment, List<DataOverlayFile> overlays, boolean dataChange)
+    implements Action {
+
+  public AddOverlays {
+    Objects.requireNonNull(fragment, "fragment");
+    overlays = List.copyOf(overlays);
+  }
+
+  @Override
+  public boolean isDataChange() {
+    return dataChange;
+  }
+
+  @Override
+  public void apply(ApplyState state) {
+    long fragmentId = state.resolveFragment(fragment);
+    Fragment target = state.fragment(fragmentId, actionName());
+    List<DataOverlayFile> all = new ArrayList<>(target.overlays());
+    for (DataOverlayFile o : overlays) {
+      all.add(o.withCommittedVersion(state.newVersion()));
+    }
+    state.putFragment(target.toBuilder().overlays(all).build());
+  }
+}

@@ -1,0 +1,21 @@
+package dev.lancet.core.action;
+
+import dev.lancet.core.apply.ApplyState;
+
+/**
+ * Drops the schema, schema metadata, fragments and indices (including ones added earlier in
+ * the operation); keeps config, table metadata, base paths and every id counter. Overwrite is
+ * ResetTable followed by the new table's actions.
+ */
+public record ResetTable() implements Action {
+
+  @Override
+  public boolean isDataChange() {
+    return true;
+  }
+
+  @Override
+  public void apply(ApplyState state) {
+    state.reset();
+  }
+}

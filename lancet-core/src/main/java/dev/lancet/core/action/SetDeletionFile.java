@@ -1,0 +1,35 @@
+package dev.lancet.core.action;
+
+import dev.lancet.core.apply.ApplyState;
+import dev.lancet.format.model.DeletionFile;
+import dev.lancet.format.model.Fragment;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Sets (or, when empty, clears) a fragment's deletion file: a post-image. Takes a committed
+ * fragment id only, because the deletion file's name embeds it.
+ */
+public record SetDeletionFile(long fragment, Optional<DeletionFile> deletionFile, boolean dataChange)
+    implements Action {
+
+  public SetDeletionFile {
+    Objects.requireNonNull(deletionFile, "deletionFile");
+  }
+
+  @Override
+  public boolean isDataChange() {
+    return dataChange;
+  }
+
+  @Override
+  public void apply(ApplyState state) {
+    Fragment target = state.fragment(fragment, actionName());
+    if (deletionFile.isPresent() && deletionFile.get().numDeletedRows() > target.physicalRows()) {
+      throw state.invalid("SetDeletionFile on fragment " + fragment + " deletes "
+          + deletionFile.get().numDeletedRows() + " rows, but the fragment has only "
+          + target.physicalRows());
+    }
+    state.putFragment(target.toBuilder().deletionFile(deletionFile).build());
+  }
+}

@@ -1,0 +1,638 @@
+package dev.lancet.core.apply;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnknownFieldSet;
+import dev.lancet.core.action.CompactedSsTable;
+import dev.lancet.core.action.ConfigUpdate;
+import dev.lancet.format.codec.IndexCodec;
+import dev.lancet.format.model.BasePath;
+import dev.lancet.format.model.DataFile;
+import dev.lancet.format.model.DataOverlayFile;
+import dev.lancet.format.model.Field;
+import dev.lancet.format.model.Fragment;
+import dev.lancet.format.model.IndexSegment;
+import dev.lancet.format.model.Manifest;
+import dev.lancet.format.model.StoredSequence;
+import dev.lancet.format.pb.RowIdProtos;
+import dev.lancet.format.pb.TableProtos;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * The working state of one manifest build: a copy of the read manifest that actions edit,
+ * the id counters and token bindings, and the bookkeeping assembly needs. Every action applies
+ * itself through this API; {@link CompositeApply} drives it and assembles the result.
+ */
+public final class ApplyState {
+  /** Name of the MemWAL system index. */
+  public static final String MEM_WAL_INDEX = "__lance_mem_wal";
+  static final String PK_FLAG = "lance-schema:unenforced-primary-key";
+  static final String PK_POSITION = "lance-schema:unenforced-primary-key:position";
+  static final String CLUSTERING_POSITION = "lance-schema:unenforced-clustering-key:position";
+  private static final long MAX_FRAGMENT_ID = 0xFFFF_FFFFL;
+
+  private final Manifest read;
+  private final long readVersion;
+  private final long newVersion;
+
+  final List<Field> fields;
+  final Map<String, ByteString> schemaMetadata;
+  final LinkedHashMap<Long, Fragment> fragments;
+  final List<IndexSegment> indices;
+  final Map<String, String> config;
+  final Map<String, String> tableMetadata;
+  final LinkedHashMap<Integer, BasePath> existingBases = new LinkedHashMap<>();
+  final LinkedHashMap<Integer, BasePath> newBases = new LinkedHashMap<>();
+
+  private final long readFragmentHighWater;
+  long nextFragmentId;
+  private int nextFieldId;
+  private int nextBaseId;
+  private final Map<Integer, Long> fragmentTokens = new HashMap<>();
+  private final Map<Integer, Integer> fieldTokens = new HashMap<>();
+  private final Map<Integer, Integer> baseTokens = new HashMap<>();
+  /** Fragments minted by this operation, in mint order. */
+  final LinkedHashSet<Long> minted = new LinkedHashSet<>();
+  long reservedHighWater = -1;
+  final Map<Long, Set<Integer>> rebound = new HashMap<>();
+  long reservedRowIds;
+
+  private String where = "";
+
+  ApplyState(Manifest read, List<IndexSegment> indices, long readVersion) {
+    this.read = read;
+    this.readVersion = readVersion;
+    this.newVersion = read.version() + 1;
+    this.fields = new ArrayList<>(read.schema().fields());
+    this.schemaMetadata = new LinkedHashMap<>(read.schema().metadata());
+    this.fragments = new LinkedHashMap<>();
+    for (Fragment f : read.fragments()) {
+      fragments.put(f.id(), f);
+    }
+    this.indices = new ArrayList<>(indices);
+    this.config = new LinkedHashMap<>(read.config());
+    this.tableMetadata = new LinkedHashMap<>(read.tableMetadata());
+    int maxBase = 0;
+    for (BasePath b : read.basePaths()) {
+      existingBases.put(b.id(), b);
+      maxBase = Math.max(maxBase, b.id());
+    }
+    this.nextBaseId = maxBase + 1;
+    this.readFragmentHighWater = read.effectiveMaxFragmentId().orElse(-1);
+    this.nextFragmentId = readFragmentHighWater + 1;
+    this.nextFieldId = maxFieldId(read) + 1;
+  }
+
+  /**
+   * The field-id watermark: the largest id in the schema or still named by a data file (a
+   * dropped field's id can linger in files as data, and must never be reused).
+   */
+  static int maxFieldId(Manifest m) {
+    int max = m.schema().maxFieldId();
+    for (Fragment f : m.fragments()) {
+      for (DataFile file : f.files()) {
+        for (int id : file.fields()) {
+          max = Math.max(max, id);
+        }
+      }
+    }
+    return max;
+  }
+
+  void at(String where) {
+    this.where = where;
+  }
+
+  /** An invalid-input error located at the action being applied. */
+  public ApplyException invalid(String problem) {
+    return new ApplyException(where, problem);
+  }
+
+  public Manifest readManifest() {
+    return read;
+  }
+
+  /** The version the transaction was planned against (not the one it is applied to). */
+  public long readVersion() {
+    return readVersion;
+  }
+
+  /** The version this build produces; everything the commit stamps uses it. */
+  public long newVersion() {
+    return newVersion;
+  }
+
+  public boolean usesStableRowIds() {
+    return read.usesStableRowIds();
+  }
+
+  // ---- refs and counters ------------------------------------------------------------------
+
+  /** Mints a fragment id for a Local token, or claims a reserved Committed id. */
+  public long addFragmentId(dev.lancet.core.action.Ref ref) {
+    if (ref instanceof dev.lancet.core.action.Ref.Local l) {
+      if (fragmentTokens.containsKey(l.token())) {
+        throw invalid("local fragment token " + l.token() + " is minted more than once in this "
+            + "operation; tokens must be distinct within an operation");
+      }
+      long id = nextFragmentId++;
+      fragmentTokens.put(l.token(), id);
+      minted.add(id);
+      return id;
+    }
+    long id = ((dev.lancet.core.action.Ref.Committed) ref).id();
+    if (id < 0 || id > readFragmentHighWater) {
+      throw invalid("AddFragment claims fragment id " + Long.toUnsignedString(id) + ", but no commit "
+          + "has reserved it (the reserved ids end at " + readFragmentHighWater + "); reserve "
+          + "ids with ReserveFragmentIds in an earlier commit");
+    }
+    if (fragments.containsKey(id) || read.fragment(id).isPresent()) {
+      throw invalid("AddFragment claims fragment id " + id + ", which already exists");
+    }
+    minted.add(id);
+    return id;
+  }
+
+  public long resolveFragment(dev.lancet.core.action.Ref ref) {
+    if (ref instanceof dev.lancet.core.action.Ref.Local l) {
+      Long id = fragmentTokens.get(l.token());
+      if (id == null) {
+        throw invalid("an action references local fragment token " + l.token()
+            + ", which no earlier action in this operation minted");
+      }
+      return id;
+    }
+    return ((dev.lancet.core.action.Ref.Committed) ref).id();
+  }
+
+  public int mintField(int token) {
+    if (fieldTokens.containsKey(token)) {
+      throw invalid("local field token " + token + " is minted more than once in this operation; "
+          + "tokens must be distinct within an operation");
+    }
+    int id = nextFieldId++;
+    fieldTokens.put(token, id);
+    return id;
+  }
+
+  public int resolveField(dev.lancet.core.action.Ref ref) {
+    if (ref instanceof dev.lancet.core.action.Ref.Local l) {
+      Integer id = fieldTokens.get(l.token());
+      if (id == null) {
+        throw invalid("an action references local field token " + l.token()
+            + ", which no earlier action in this operation minted");
+      }
+      return id;
+    }
+    long id = ((dev.lancet.core.action.Ref.Committed) ref).id();
+    if (id < 0 || id > Integer.MAX_VALUE) {
+      throw invalid("field id " + Long.toUnsignedString(id) + " in an action is out of range");
+    }
+    return (int) id;
+  }
+
+  public int mintBase(int token) {
+    if (baseTokens.containsKey(token)) {
+      throw invalid("local base token " + token + " is minted more than once in this operation; "
+          + "tokens must be distinct within an operation");
+    }
+    int id = nextBaseId++;
+    baseTokens.put(token, id);
+    return id;
+  }
+
+  public int resolveBase(dev.lancet.core.action.Ref ref) {
+    if (ref instanceof dev.lancet.core.action.Ref.Local l) {
+      Integer id = baseTokens.get(l.token());
+      if (id == null) {
+        throw invalid("an action references local base token " + l.token()
+            + ", which no earlier action in this operation minted");
+      }
+      return id;
+    }
+    long id = ((dev.lancet.core.action.Ref.Committed) ref).id();
+    if (id < 0 || id > 0xFFFF_FFFFL) {
+      throw invalid("base id " + Long.toUnsignedString(id) + " in an action is out of range");
+    }
+    if (!existingBases.containsKey((int) id) && !newBases.containsKey((int) id)) {
+      throw invalid("base id " + id + " does not exist");
+    }
+    return (int) id;
+  }
+
+  public void reserveFragmentIds(long count) {
+    if (count == 0) {
+      return;
+    }
+    nextFragmentId += count;
+    reservedHighWater = Math.max(reservedHighWater, nextFragmentId - 1);
+  }
+
+  public void reserveRowIds(long count) {
+    reservedRowIds = Math.addExact(reservedRowIds, count);
+  }
+
+  // ---- fragments --------------------------------------------------------------------------
+
+  /** The fragment as edited so far; a missing one is an error naming the action. */
+  public Fragment fragment(long id, String actionName) {
+    Fragment f = fragments.get(id);
+    if (f == null) {
+      throw invalid(actionName + " targets fragment " + Long.toUnsignedString(id)
+          + ", which does not exist");
+    }
+    return f;
+  }
+
+  public void addFragment(Fragment f) {
+    fragments.put(f.id(), f);
+  }
+
+  public void putFragment(Fragment f) {
+    fragments.put(f.id(), f);
+  }
+
+  public boolean removeFragment(long id) {
+    if (fragments.remove(id) == null) {
+      return false;
+    }
+    minted.remove(id);
+    rebound.remove(id);
+    return true;
+  }
+
+  public Collection<Fragment> fragments() {
+    return fragments.values();
+  }
+
+  /** The fields whose data changed in a fragment: index coverage of it is pruned. */
+  public void rebind(long fragment, Collection<Integer> fieldIds) {
+    rebound.computeIfAbsent(fragment, k -> new HashSet<>()).addAll(fieldIds);
+  }
+
+  /** A fragment id as an index bitmap can hold it (u32). */
+  public int indexableFragmentId(long id, String actionName) {
+    if (id < 0 || id > MAX_FRAGMENT_ID) {
+      throw invalid(actionName + " covers fragment " + Long.toUnsignedString(id) + ", which is "
+          + "beyond the largest fragment id an index can record (4294967295)");
+    }
+    return (int) id;
+  }
+
+  /** A uniform row-version sequence: every one of {@code rows} rows at the new version. */
+  public StoredSequence uniformVersions(long rows) {
+    RowIdProtos.RowDatasetVersionSequence seq = RowIdProtos.RowDatasetVersionSequence.newBuilder()
+        .addRuns(RowIdProtos.RowDatasetVersionRun.newBuilder()
+            .setSpan(RowIdProtos.U64Segment.newBuilder()
+                .setRange(RowIdProtos.U64Segment.Range.newBuilder().setStart(0).setEnd(rows)))
+            .setVersion(newVersion))
+        .build();
+    return new StoredSequence.Inline(seq.toByteString());
+  }
+
+  /** {@code fields} with every id in {@code dropped} replaced by the tombstone. */
+  public static List<Integer> tombstone(List<Integer> fields, Set<Integer> dropped) {
+    List<Integer> out = new ArrayList<>(fields.size());
+    for (int f : fields) {
+      out.add(dropped.contains(f) ? DataFile.TOMBSTONED : f);
+    }
+    return out;
+  }
+
+  /** Tombstones {@code dropped} in the fragment's overlays, so stale overlays cannot shadow. */
+  public static Fragment tombstoneOverlays(Fragment f, Set<Integer> dropped) {
+    if (f.overlays().isEmpty()) {
+      return f;
+    }
+    List<DataOverlayFile> out = new ArrayList<>(f.overlays().size());
+    for (DataOverlayFile o : f.overlays()) {
+      out.add(new DataOverlayFile(o.dataFile().withFields(tombstone(o.dataFile().fields(), dropped)),
+          o.coverage(), o.committedVersion(), o.unknownFields()));
+    }
+    return f.toBuilder().overlays(out).build();
+  }
+
+  // ---- schema -----------------------------------------------------------------------------
+
+  public Optional<Field> field(int id) {
+    for (Field f : fields) {
+      if (f.id() == id) {
+        return Optional.of(f);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Adds a field: top-level fields go last, children after their parent's last descendant. */
+  public void addField(Field field) {
+    if (field.isTopLevel()) {
+      fields.add(field);
+      return;
+    }
+    int parentIndex = -1;
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).id() == field.parentId()) {
+        parentIndex = i;
+      }
+    }
+    Set<Integer> subtree = new HashSet<>();
+    subtree.add(field.parentId());
+    int insertAt = parentIndex + 1;
+    while (insertAt < fields.size() && subtree.contains(fields.get(insertAt).parentId())) {
+      subtree.add(fields.get(insertAt).id());
+      insertAt++;
+    }
+    fields.add(insertAt, field);
+  }
+
+  public void replaceField(Field field) {
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).id() == field.id()) {
+        fields.set(i, field);
+        return;
+      }
+    }
+    throw invalid("field " + field.id() + " does not exist");
+  }
+
+  /** Removes a field and its descendants, tombstoning their data in every fragment present. */
+  public void dropField(int id) {
+    Set<Integer> doomed = new HashSet<>();
+    doomed.add(id);
+    boolean grew = true;
+    while (grew) {
+      grew = false;
+      for (Field f : fields) {
+        if (!f.isTopLevel() && doomed.contains(f.parentId()) && doomed.add(f.id())) {
+          grew = true;
+        }
+      }
+    }
+    fields.removeIf(f -> doomed.contains(f.id()));
+    // As legacy Project (decision record section 1): a file keeps its slots, dropped ids and
+    // all -- a dropped id left in a surviving file is the field-id watermark that keeps the id
+    // from ever being reused -- and a file holding no field of the schema any more goes.
+    // Overlays are left alone.
+    Set<Integer> live = new HashSet<>();
+    for (Field f : fields) {
+      live.add(f.id());
+    }
+    for (Map.Entry<Long, Fragment> e : fragments.entrySet()) {
+      Fragment f = e.getValue();
+      List<DataFile> kept = new ArrayList<>(f.files().size());
+      for (DataFile file : f.files()) {
+        if (file.fields().stream().anyMatch(live::contains)) {
+          kept.add(file);
+        }
+      }
+      if (kept.size() != f.files().size()) {
+        e.setValue(f.toBuilder().files(kept).build());
+      }
+    }
+  }
+
+  public Map<String, ByteString> schemaMetadata() {
+    return schemaMetadata;
+  }
+
+  public Map<String, String> config() {
+    return config;
+  }
+
+  public Map<String, String> tableMetadata() {
+    return tableMetadata;
+  }
+
+  /**
+   * Applies field metadata updates. The primary and clustering keys are reserved: once a table
+   * has one, no update may write their keys or change which fields form them; when it has none,
+   * writing their keys must yield a valid key.
+   */
+  public void updateFieldMetadata(List<ConfigUpdate.FieldMetadataUpdate> updates) {
+    List<Integer> pkBefore = keyFields(PK_FLAG, PK_POSITION);
+    List<Integer> ckBefore = keyFields(null, CLUSTERING_POSITION);
+    boolean pkWritten = false;
+    boolean ckWritten = false;
+    for (ConfigUpdate.FieldMetadataUpdate u : updates) {
+      int id = resolveField(u.field());
+      Field f = field(id).orElseThrow(() ->
+          invalid("ConfigUpdate names field " + id + ", which does not exist"));
+      Map<String, ByteString> md = new LinkedHashMap<>(f.metadata());
+      u.updates().applyTo(md, v -> ByteString.copyFrom(v, StandardCharsets.UTF_8));
+      for (String key : u.updates().keys()) {
+        pkWritten |= key.equals(PK_FLAG) || key.equals(PK_POSITION);
+        ckWritten |= key.equals(CLUSTERING_POSITION);
+      }
+      if (u.updates().replace()) {
+        pkWritten |= f.metadata().containsKey(PK_FLAG) || f.metadata().containsKey(PK_POSITION);
+        ckWritten |= f.metadata().containsKey(CLUSTERING_POSITION);
+      }
+      replaceField(f.toBuilder().metadata(md).build());
+    }
+    checkReservedKey("the unenforced primary key", pkBefore, pkWritten, PK_FLAG, PK_POSITION);
+    checkReservedKey("the unenforced clustering key", ckBefore, ckWritten, null, CLUSTERING_POSITION);
+  }
+
+  private void checkReservedKey(String what, List<Integer> before, boolean written, String flagKey,
+      String positionKey) {
+    if (!written) {
+      return;
+    }
+    List<Integer> after = keyFields(flagKey, positionKey);
+    if (!before.isEmpty()) {
+      throw invalid(what + " is a reserved key and cannot be changed once set (it is fields "
+          + before + ")");
+    }
+    if (after.isEmpty()) {
+      throw invalid(what + " cannot be set to an invalid value: its metadata names no field "
+          + "with a valid position (a number from 1) or flag (true/1/yes)");
+    }
+  }
+
+  /**
+   * The fields forming a key, in key order: explicit positions first (ascending), then fields
+   * flagged without a position, by id. An unparseable position marks nothing.
+   */
+  List<Integer> keyFields(String flagKey, String positionKey) {
+    TreeMap<Long, Integer> positioned = new TreeMap<>();
+    List<Integer> flagged = new ArrayList<>();
+    for (Field f : fields) {
+      ByteString pos = f.metadata().get(positionKey);
+      if (pos != null) {
+        try {
+          long p = Long.parseLong(pos.toStringUtf8().trim());
+          if (p >= 1 && p <= 0xFFFF_FFFFL) {
+            positioned.put(p, f.id());
+          }
+        } catch (NumberFormatException e) {
+          // an invalid position marks nothing
+        }
+        continue;
+      }
+      if (flagKey != null && f.metadata().containsKey(flagKey)) {
+        String v = f.metadata().get(flagKey).toStringUtf8().trim().toLowerCase(java.util.Locale.ROOT);
+        if (v.equals("true") || v.equals("1") || v.equals("yes")) {
+          flagged.add(f.id());
+        }
+      }
+    }
+    List<Integer> out = new ArrayList<>(positioned.values());
+    flagged.sort(null);
+    out.addAll(flagged);
+    return out;
+  }
+
+  // ---- bases ------------------------------------------------------------------------------
+
+  public List<BasePath> bases() {
+    List<BasePath> all = new ArrayList<>(existingBases.values());
+    all.addAll(newBases.values());
+    return all;
+  }
+
+  public void addBase(BasePath base) {
+    newBases.put(base.id(), base);
+  }
+
+  // ---- indices ----------------------------------------------------------------------------
+
+  public List<IndexSegment> indices() {
+    return indices;
+  }
+
+  public void addIndex(IndexSegment segment) {
+    for (IndexSegment s : indices) {
+      if (s.uuid().equals(segment.uuid())) {
+        throw invalid("index segment " + segment.uuid() + " is already part of the table; a "
+            + "segment is added once");
+      }
+    }
+    indices.add(segment);
+  }
+
+  private int findIndex(UUID uuid, String name, String verb) {
+    for (int i = 0; i < indices.size(); i++) {
+      IndexSegment s = indices.get(i);
+      if (s.uuid().equals(uuid)) {
+        if (!s.name().equals(name)) {
+          throw invalid("index segment " + uuid + " belongs to index '" + s.name() + "', but the "
+              + "action names it as part of index '" + name + "'");
+        }
+        return i;
+      }
+    }
+    throw invalid("index segment " + uuid + " is not part of the table, so it cannot be " + verb);
+  }
+
+  public void removeIndex(UUID uuid, String name, String verb) {
+    indices.remove(findIndex(uuid, name, verb));
+  }
+
+  public void adjustIndexCoverage(UUID uuid, String name, List<Long> add, List<Long> remove) {
+    int i = findIndex(uuid, name, "adjusted");
+    IndexSegment s = indices.get(i);
+    if (s.fragmentBitmap().isEmpty()) {
+      throw invalid("index segment " + uuid + " records no fragment coverage, so there is "
+          + "nothing to adjust");
+    }
+    RoaringBitmap bitmap = s.coveredFragments().map(b -> b.toRoaringBitmap()).orElseGet(RoaringBitmap::new);
+    for (long id : add) {
+      bitmap.add(indexableFragmentId(id, "AdjustIndexCoverage"));
+    }
+    for (long id : remove) {
+      bitmap.remove(indexableFragmentId(id, "AdjustIndexCoverage"));
+    }
+    indices.set(i, withBitmap(s, bitmap));
+  }
+
+  static IndexSegment withBitmap(IndexSegment s, RoaringBitmap bitmap) {
+    return new IndexSegment(s.uuid(), s.fields(), s.name(), s.datasetVersion(), serialize(bitmap),
+        s.indexDetails(), s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.unknownFields());
+  }
+
+  public static ByteString serialize(RoaringBitmap bitmap) {
+    bitmap.runOptimize();
+    ByteBuffer buf = ByteBuffer.allocate(bitmap.serializedSizeInBytes());
+    bitmap.serialize(buf);
+    return ByteString.copyFrom(buf.array());
+  }
+
+  /**
+   * Records compaction progress in the MemWAL index's details (field 9, compacted_sstables):
+   * per shard the generation only moves forward.
+   */
+  public void recordCompactedSsTables(List<CompactedSsTable> tables) {
+    int at = -1;
+    for (int i = 0; i < indices.size(); i++) {
+      if (indices.get(i).name().equals(MEM_WAL_INDEX)) {
+        at = i;
+      }
+    }
+    if (at < 0) {
+      throw invalid("UpdateCompactedSsTables records MemWAL progress, but the MemWAL index ("
+          + MEM_WAL_INDEX + ") does not exist on this table");
+    }
+    IndexSegment s = indices.get(at);
+    ByteString details = s.indexDetails().map(com.google.protobuf.Any::getValue).orElse(ByteString.EMPTY);
+    UnknownFieldSet parsed;
+    try {
+      parsed = UnknownFieldSet.parseFrom(details);
+    } catch (InvalidProtocolBufferException e) {
+      throw invalid("the MemWAL index details are unreadable: " + e.getMessage());
+    }
+    Map<UUID, Long> progress = new LinkedHashMap<>();
+    UnknownFieldSet.Field recorded = parsed.getField(9);
+    for (ByteString entry : recorded.getLengthDelimitedList()) {
+      try {
+        TableProtos.CompactedSsTable t = TableProtos.CompactedSsTable.parseFrom(entry);
+        progress.put(IndexCodec.uuidFromProto(t.getShardId(), "MemWAL index"), t.getGeneration());
+      } catch (InvalidProtocolBufferException e) {
+        throw invalid("the MemWAL index records an unreadable SSTable entry: " + e.getMessage());
+      }
+    }
+    for (CompactedSsTable t : tables) {
+      Long prior = progress.get(t.shardId());
+      if (prior != null && t.generation() < prior) {
+        throw invalid("Stale SSTable compaction: shard " + t.shardId() + " is already at generation "
+            + prior + ", so generation " + t.generation() + " cannot be recorded");
+      }
+      progress.put(t.shardId(), t.generation());
+    }
+    UnknownFieldSet.Field.Builder field9 = UnknownFieldSet.Field.newBuilder();
+    progress.forEach((shard, gen) -> field9.addLengthDelimited(TableProtos.CompactedSsTable.newBuilder()
+        .setShardId(IndexCodec.uuidToProto(shard)).setGeneration(gen).build().toByteString()));
+    UnknownFieldSet updated = UnknownFieldSet.newBuilder(parsed).clearField(9)
+        .addField(9, field9.build()).build();
+    com.google.protobuf.Any any = s.indexDetails()
+        .orElse(com.google.protobuf.Any.newBuilder().setTypeUrl("/lance.table.MemWalIndexDetails").build())
+        .toBuilder().setValue(updated.toByteString()).build();
+    indices.set(at, new IndexSegment(s.uuid(), s.fields(), s.name(), newVersion, s.fragmentBitmap(),
+        Optional.of(any), s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.unknownFields()));
+  }
+
+  // ---- reset ------------------------------------------------------------------------------
+
+  /** Drops schema, schema metadata, fragments and indices; counters and tokens stay. */
+  public void reset() {
+    fields.clear();
+    schemaMetadata.clear();
+    fragments.clear();
+    indices.clear();
+    minted.clear();
+    rebound.clear();
+  }
+}

@@ -1,0 +1,367 @@
+package dev.lancet.core.apply;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.lancet.core.action.Action;
+import dev.lancet.core.action.CompositeOperation;
+import dev.lancet.core.action.UserStep;
+import dev.lancet.format.model.BasePath;
+import dev.lancet.format.model.DataFile;
+import dev.lancet.format.model.Field;
+import dev.lancet.format.model.Fragment;
+import dev.lancet.format.model.IndexSegment;
+import dev.lancet.format.model.Manifest;
+import dev.lancet.format.model.Schema;
+import dev.lancet.format.model.StoredSequence;
+import dev.lancet.format.pb.RowIdProtos;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Builds the next manifest from a read manifest and a composite operation: applies every
+ * action in order to an {@link ApplyState}, then assembles the result. Pure: no I/O. The
+ * first failing action aborts the whole build, so nothing partial is ever produced. Applying
+ * the same operation to a newer manifest re-mints every Local token from that manifest's
+ * counters (this is how a commit is rebased).
+ */
+public final class CompositeApply {
+  private static final String FRAGMENT_REUSE_INDEX = "__lance_frag_reuse";
+
+  private CompositeApply() {}
+
+  /** The manifest and index list the operation produces. */
+  public record Result(Manifest manifest, List<IndexSegment> indices) {}
+
+  /**
+   * Applies {@code op} on top of {@code current} (the newest manifest) for a transaction that
+   * read {@code readVersion}. The result is version {@code current.version() + 1}; feature
+   * flags, timestamp and the transaction file name are stamped when it is published.
+   */
+  public static Result apply(Manifest current, List<IndexSegment> indices, CompositeOperation op,
+      long readVersion) {
+    ApplyState state = new ApplyState(current, indices, readVersion);
+    List<UserStep> steps = op.steps();
+    for (int s = 0; s < steps.size(); s++) {
+      UserStep step = steps.get(s);
+      List<Action> actions = step.actions();
+      for (int a = 0; a < actions.size(); a++) {
+        Action action = actions.get(a);
+        state.at("step " + (s + 1) + " ('" + step.description() + "'), action " + (a + 1)
+            + " (" + action.actionName() + ")");
+        action.apply(state);
+      }
+    }
+    state.at("assembling the manifest");
+    return assemble(state);
+  }
+
+  static Result assemble(ApplyState state) {
+    Manifest read = state.readManifest();
+    long nextRowId = read.nextRowId();
+    if (state.usesStableRowIds()) {
+      nextRowId = assignRowIds(state, read.nextRowId());
+    }
+    for (long id : state.minted) {
+      Fragment f = state.fragments.get(id);
+      if (f == null) {
+        continue;
+      }
+      Fragment.Builder b = f.toBuilder();
+      if (state.usesStableRowIds() && f.lastUpdatedAtVersions().isEmpty()) {
+        b.lastUpdatedAtVersions(Optional.of(state.uniformVersions(f.physicalRows())));
+      }
+      if (state.usesStableRowIds() && f.createdAtVersions().isEmpty()) {
+        b.createdAtVersions(Optional.of(state.uniformVersions(f.physicalRows())));
+      }
+      state.fragments.put(id, b.build());
+    }
+    nextRowId += state.reservedRowIds;
+
+    Schema schema = new Schema(state.fields, state.schemaMetadata);
+    List<IndexSegment> indices = pruneRebound(state);
+    indices = retainRelevant(indices, schema, state.fragments.keySet());
+
+    List<Fragment> fragments = new ArrayList<>(state.fragments.size());
+    for (Fragment f : state.fragments.values()) {
+      fragments.add(normalize(f));
+    }
+    fragments.sort(Comparator.comparingLong(Fragment::id));
+
+    List<BasePath> bases = new ArrayList<>(read.basePaths());
+    bases.addAll(state.newBases.values());
+
+    OptionalLong maxFragmentId = read.maxFragmentId();
+    long highWater = Math.max(state.nextFragmentId - 1, state.reservedHighWater);
+    if (highWater > 0xFFFF_FFFFL) {
+      throw state.invalid("reserving fragment ids up to " + highWater + " exceeds the maximum "
+          + "fragment id (4294967295)");
+    }
+    if (highWater >= 0 && (maxFragmentId.isEmpty() || maxFragmentId.getAsLong() < highWater)) {
+      maxFragmentId = OptionalLong.of(highWater);
+    }
+
+    Manifest next = read.toBuilder()
+        .version(read.version() + 1)
+        .schema(schema)
+        .fragments(fragments)
+        .basePaths(bases)
+        .config(state.config)
+        .tableMetadata(state.tableMetadata)
+        .maxFragmentId(maxFragmentId)
+        .nextRowId(nextRowId)
+        .tag("")
+        .transactionFile("")
+        .indexSection(OptionalLong.empty())
+        .transactionSection(OptionalLong.empty())
+        .timestamp(Optional.empty())
+        .build();
+    return new Result(next, List.copyOf(indices));
+  }
+
+  /**
+   * Stable row ids for fragments this operation minted, in mint order: a missing sequence gets
+   * a fresh range; a short one is extended; a supplied one may only use ids that an earlier
+   * commit reserved (below the committed counter).
+   */
+  private static long assignRowIds(ApplyState state, long counter) {
+    long readCounter = counter;
+    for (long id : state.minted) {
+      Fragment f = state.fragments.get(id);
+      if (f == null) {
+        continue;
+      }
+      if (f.rowIds().isEmpty()) {
+        state.fragments.put(id, f.toBuilder()
+            .rowIds(Optional.of(rangeSequence(counter, f.physicalRows()))).build());
+        counter += f.physicalRows();
+        continue;
+      }
+      if (!(f.rowIds().get() instanceof StoredSequence.Inline inline)) {
+        continue;
+      }
+      RowIdProtos.RowIdSequence seq;
+      try {
+        seq = RowIdProtos.RowIdSequence.parseFrom(inline.bytes());
+      } catch (InvalidProtocolBufferException e) {
+        throw state.invalid("fragment " + id + " carries an unreadable row-id sequence");
+      }
+      long[] lengthAndMax = lengthAndMax(seq);
+      if (lengthAndMax[1] >= readCounter) {
+        throw state.invalid("fragment " + id + " carries row id " + lengthAndMax[1] + ", but no "
+            + "commit has reserved it (the table's next row id is " + readCounter + ")");
+      }
+      long missing = f.physicalRows() - lengthAndMax[0];
+      if (missing < 0) {
+        throw state.invalid("fragment " + id + " carries " + lengthAndMax[0] + " row ids for "
+            + f.physicalRows() + " rows");
+      }
+      if (missing > 0) {
+        RowIdProtos.RowIdSequence extended = seq.toBuilder().addSegments(RowIdProtos.U64Segment
+            .newBuilder().setRange(RowIdProtos.U64Segment.Range.newBuilder()
+                .setStart(counter).setEnd(counter + missing))).build();
+        state.fragments.put(id, f.toBuilder()
+            .rowIds(Optional.of(new StoredSequence.Inline(extended.toByteString()))).build());
+        counter += missing;
+      }
+    }
+    return counter;
+  }
+
+  static StoredSequence rangeSequence(long start, long count) {
+    return new StoredSequence.Inline(RowIdProtos.RowIdSequence.newBuilder()
+        .addSegments(RowIdProtos.U64Segment.newBuilder().setRange(
+            RowIdProtos.U64Segment.Range.newBuilder().setStart(start).setEnd(start + count)))
+        .build().toByteString());
+  }
+
+  /** [number of ids, largest id] of a sequence, computed without materializing it. */
+  private static long[] lengthAndMax(RowIdProtos.RowIdSequence seq) {
+    long length = 0;
+    long max = -1;
+    for (RowIdProtos.U64Segment s : seq.getSegmentsList()) {
+      switch (s.getSegmentCase()) {
+        case RANGE -> {
+          length += s.getRange().getEnd() - s.getRange().getStart();
+          max = Math.max(max, s.getRange().getEnd() - 1);
+        }
+        case RANGE_WITH_HOLES -> {
+          RowIdProtos.U64Segment.RangeWithHoles r = s.getRangeWithHoles();
+          length += r.getEnd() - r.getStart() - count(r.getHoles());
+          max = Math.max(max, r.getEnd() - 1);
+        }
+        case RANGE_WITH_BITMAP -> {
+          RowIdProtos.U64Segment.RangeWithBitmap r = s.getRangeWithBitmap();
+          for (byte b : r.getBitmap().toByteArray()) {
+            length += Integer.bitCount(b & 0xFF);
+          }
+          max = Math.max(max, r.getEnd() - 1);
+        }
+        case SORTED_ARRAY, ARRAY -> {
+          RowIdProtos.EncodedU64Array arr = s.getSegmentCase() == RowIdProtos.U64Segment.SegmentCase.ARRAY
+              ? s.getArray() : s.getSortedArray();
+          length += count(arr);
+          max = Math.max(max, arrayMax(arr));
+        }
+        case SEGMENT_NOT_SET -> { }
+      }
+    }
+    return new long[] {length, max};
+  }
+
+  private static long count(RowIdProtos.EncodedU64Array a) {
+    return switch (a.getArrayCase()) {
+      case U16_ARRAY -> a.getU16Array().getOffsets().size() / 2;
+      case U32_ARRAY -> a.getU32Array().getOffsets().size() / 4;
+      case U64_ARRAY -> a.getU64Array().getValues().size() / 8;
+      case ARRAY_NOT_SET -> 0;
+    };
+  }
+
+  private static long arrayMax(RowIdProtos.EncodedU64Array a) {
+    java.nio.ByteBuffer buf;
+    long max = -1;
+    switch (a.getArrayCase()) {
+      case U16_ARRAY -> {
+        buf = a.getU16Array().getOffsets().asReadOnlyByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        while (buf.remaining() >= 2) {
+          max = Math.max(max, a.getU16Array().getBase() + Short.toUnsignedInt(buf.getShort()));
+        }
+      }
+      case U32_ARRAY -> {
+        buf = a.getU32Array().getOffsets().asReadOnlyByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        while (buf.remaining() >= 4) {
+          max = Math.max(max, a.getU32Array().getBase() + Integer.toUnsignedLong(buf.getInt()));
+        }
+      }
+      case U64_ARRAY -> {
+        buf = a.getU64Array().getValues().asReadOnlyByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        while (buf.remaining() >= 8) {
+          max = Math.max(max, buf.getLong());
+        }
+      }
+      case ARRAY_NOT_SET -> { }
+    }
+    return max;
+  }
+
+  /** Removes fragments whose field data changed from the coverage of indices over those fields. */
+  private static List<IndexSegment> pruneRebound(ApplyState state) {
+    List<IndexSegment> out = new ArrayList<>(state.indices.size());
+    for (IndexSegment s : state.indices) {
+      if (s.fragmentBitmap().isEmpty() || state.rebound.isEmpty()) {
+        out.add(s);
+        continue;
+      }
+      RoaringBitmap bitmap = s.coveredFragments().orElseThrow().toRoaringBitmap();
+      boolean changed = false;
+      for (Map.Entry<Long, Set<Integer>> e : state.rebound.entrySet()) {
+        long frag = e.getKey();
+        if (frag < 0 || frag > 0xFFFF_FFFFL || !bitmap.contains((int) frag)) {
+          continue;
+        }
+        for (int field : s.fields()) {
+          if (e.getValue().contains(field)) {
+            bitmap.remove((int) frag);
+            changed = true;
+            break;
+          }
+        }
+      }
+      out.add(changed ? ApplyState.withBitmap(s, bitmap) : s);
+    }
+    return out;
+  }
+
+  /**
+   * Lance's rule for which segments survive a commit: a non-system segment over a field no
+   * longer in the schema goes; per index name, segments that cover none of the remaining
+   * fragments go, except that a scalar index keeps its oldest empty segment when all are empty
+   * and a single non-vector segment is kept even when empty.
+   */
+  static List<IndexSegment> retainRelevant(List<IndexSegment> indices, Schema schema, Set<Long> fragmentIds) {
+    Set<Integer> fieldIds = new HashSet<>();
+    for (Field f : schema.fields()) {
+      fieldIds.add(f.id());
+    }
+    List<IndexSegment> kept = new ArrayList<>();
+    for (IndexSegment s : indices) {
+      if (isSystem(s) || fieldIds.containsAll(s.fields())) {
+        kept.add(s);
+      }
+    }
+    Map<String, List<IndexSegment>> byName = new HashMap<>();
+    for (IndexSegment s : kept) {
+      byName.computeIfAbsent(s.name(), k -> new ArrayList<>()).add(s);
+    }
+    List<IndexSegment> out = new ArrayList<>();
+    for (IndexSegment s : kept) {
+      List<IndexSegment> group = byName.get(s.name());
+      if (isSystem(s) || s.name().equals(FRAGMENT_REUSE_INDEX) || !coversNothing(s, fragmentIds)) {
+        out.add(s);
+        continue;
+      }
+      boolean vector = s.detailsTypeUrl().endsWith("VectorIndexDetails");
+      if (group.size() == 1) {
+        if (!vector) {
+          out.add(s);
+        }
+        continue;
+      }
+      boolean allEmpty = group.stream().allMatch(g -> coversNothing(g, fragmentIds));
+      if (allEmpty && !vector) {
+        IndexSegment oldest = group.stream().min(Comparator.comparingLong(IndexSegment::datasetVersion)).orElseThrow();
+        if (oldest == s) {
+          out.add(s);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean isSystem(IndexSegment s) {
+    return s.name().startsWith("__lance_");
+  }
+
+  /** True when the segment records coverage and none of it is a fragment that still exists. */
+  private static boolean coversNothing(IndexSegment s, Set<Long> fragmentIds) {
+    if (s.fragmentBitmap().isEmpty()) {
+      return false;
+    }
+    for (int id : s.coveredFragments().orElseThrow()) {
+      if (fragmentIds.contains(Integer.toUnsignedLong(id))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A file backing no live field is dropped. */
+  private static Fragment normalize(Fragment f) {
+    boolean prune = false;
+    for (DataFile file : f.files()) {
+      if (!file.hasLiveField()) {
+        prune = true;
+        break;
+      }
+    }
+    if (!prune) {
+      return f;
+    }
+    List<DataFile> files = new ArrayList<>();
+    for (DataFile file : f.files()) {
+      if (file.hasLiveField()) {
+        files.add(file);
+      }
+    }
+    return f.toBuilder().files(files).build();
+  }
+
+}

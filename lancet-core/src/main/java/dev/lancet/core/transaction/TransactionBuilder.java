@@ -1,0 +1,141 @@
+package dev.lancet.core.transaction;
+
+import dev.lancet.core.action.ActionCodec;
+import dev.lancet.core.action.CompositeOperation;
+import dev.lancet.core.action.UserStep;
+import dev.lancet.core.apply.CompositeApply;
+import dev.lancet.core.commit.CommitConflictException;
+import dev.lancet.core.commit.CommitResult;
+import dev.lancet.core.commit.VersionPublisher;
+import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.version.Snapshot;
+import dev.lancet.core.version.VersionEntry;
+import dev.lancet.core.version.Versions;
+import dev.lancet.format.pb.TransactionProtos;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * A Transaction V2 being built: user steps of actions, planned against a read version.
+ * {@link #apply()} previews the manifest a commit would produce; {@link #commit()} publishes
+ * it as the next version.
+ *
+ * <pre>{@code
+ * table.newTransaction()
+ *     .step("add column b", s -> s.addField(0, bField).addDataFile(Ref.committed(0), file, Ref.local(0)))
+ *     .commit();
+ * }</pre>
+ *
+ * <p>Until the concurrent commit loop exists, a commit whose read version is no longer the
+ * latest fails with a retryable {@link CommitConflictException}.
+ */
+public final class TransactionBuilder {
+  private final ObjectStore store;
+  private final String location;
+  private long readVersion;
+  private final List<UserStep> steps = new ArrayList<>();
+  private final Map<String, String> properties = new LinkedHashMap<>();
+  private String uuid = UUID.randomUUID().toString();
+
+  public TransactionBuilder(ObjectStore store, String location, long readVersion) {
+    this.store = store;
+    this.location = location;
+    this.readVersion = readVersion;
+  }
+
+  /** Adds a step whose actions {@code body} collects. */
+  public TransactionBuilder step(String description, Consumer<StepBuilder> body) {
+    StepBuilder b = new StepBuilder();
+    body.accept(b);
+    steps.add(new UserStep(description, b.actions()));
+    return this;
+  }
+
+  /** Adds every step of an existing operation (e.g. one loaded from JSON). */
+  public TransactionBuilder steps(CompositeOperation op) {
+    steps.addAll(op.steps());
+    return this;
+  }
+
+  /** Plans the commit against {@code version}, as a writer that read it. */
+  public TransactionBuilder readVersion(long version) {
+    this.readVersion = version;
+    return this;
+  }
+
+  /** Keeps the transaction's identity across re-submissions. */
+  public TransactionBuilder uuid(String transactionUuid) {
+    this.uuid = transactionUuid;
+    return this;
+  }
+
+  public TransactionBuilder property(String key, String value) {
+    properties.put(key, value);
+    return this;
+  }
+
+  public CompositeOperation operation() {
+    return new CompositeOperation(steps);
+  }
+
+  public long readVersion() {
+    return readVersion;
+  }
+
+  /** The transaction message as it is stored. */
+  public TransactionProtos.Transaction toTransaction() {
+    return TransactionProtos.Transaction.newBuilder()
+        .setReadVersion(readVersion)
+        .setUuid(uuid)
+        .putAllTransactionProperties(properties)
+        .setCompositeOperation(ActionCodec.encode(operation()))
+        .build();
+  }
+
+  /** The manifest and indices a commit would produce now, without publishing anything. */
+  public CompositeApply.Result apply() {
+    Snapshot latest = latest();
+    return CompositeApply.apply(latest.manifest(), latest.indices(), operation(), readVersion);
+  }
+
+  /** Publishes the operation as the next version. */
+  public CommitResult commit() {
+    Snapshot latest = latest();
+    if (latest.version() != readVersion) {
+      throw new CommitConflictException(latest.version(), "the transaction read version "
+          + readVersion + " but " + location + " is at version " + latest.version()
+          + "; re-plan against the latest version (the concurrent commit loop will rebase "
+          + "automatically once it exists)");
+    }
+    CompositeApply.Result result = CompositeApply.apply(latest.manifest(), latest.indices(),
+        operation(), readVersion);
+    try {
+      VersionEntry entry = new VersionPublisher(store).publish(result.manifest(), result.indices(),
+          toTransaction(), latest.entry().naming());
+      Snapshot published = Snapshot.load(store, entry);
+      return new CommitResult(entry.version(), uuid, published.manifest(), published.indices(), 1);
+    } catch (IOException e) {
+      throw new UncheckedIOException("committing to " + location, e);
+    }
+  }
+
+  private Snapshot latest() {
+    try {
+      Optional<VersionEntry> entry = Versions.latest(store);
+      if (entry.isEmpty()) {
+        throw new dev.lancet.core.version.VersionNotFoundException("the table at " + location
+            + " has no versions; a composite operation changes an existing table and cannot create one");
+      }
+      return Snapshot.load(store, entry.get());
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the latest version of " + location, e);
+    }
+  }
+}
