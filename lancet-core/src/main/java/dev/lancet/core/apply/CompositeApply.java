@@ -1,7 +1,6 @@
 package dev.lancet.core.apply;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lancet.core.action.Action;
 import dev.lancet.core.action.CompositeOperation;
 import dev.lancet.core.action.UserStep;
@@ -47,6 +46,11 @@ public final class CompositeApply {
    */
   public static Result apply(Manifest current, List<IndexSegment> indices, CompositeOperation op,
       long readVersion) {
+    if (current == null) {
+      throw new ApplyException("", "there is no table to apply the operation to: an action-based "
+          + "transaction describes a change to an existing table and cannot create one (create the "
+          + "table with a legacy Overwrite first)");
+    }
     ApplyState state = new ApplyState(current, indices, readVersion);
     List<UserStep> steps = op.steps();
     for (int s = 0; s < steps.size(); s++) {
@@ -91,7 +95,7 @@ public final class CompositeApply {
 
     List<Fragment> fragments = new ArrayList<>(state.fragments.size());
     for (Fragment f : state.fragments.values()) {
-      fragments.add(normalize(f));
+      fragments.add(normalize(f, schema));
     }
     fragments.sort(Comparator.comparingLong(Fragment::id));
 
@@ -129,7 +133,8 @@ public final class CompositeApply {
   /**
    * Stable row ids for fragments this operation minted, in mint order: a missing sequence gets
    * a fresh range; a short one is extended; a supplied one may only use ids that an earlier
-   * commit reserved (below the committed counter).
+   * commit reserved (below the committed counter). Errors about a fragment's sequence name the
+   * AddFragment action that supplied it.
    */
   private static long assignRowIds(ApplyState state, long counter) {
     long readCounter = counter;
@@ -147,32 +152,41 @@ public final class CompositeApply {
       if (!(f.rowIds().get() instanceof StoredSequence.Inline inline)) {
         continue;
       }
-      RowIdProtos.RowIdSequence seq;
+      dev.lancet.format.rowids.RowIdSequence seq;
       try {
-        seq = RowIdProtos.RowIdSequence.parseFrom(inline.bytes());
-      } catch (InvalidProtocolBufferException e) {
-        throw state.invalid("fragment " + id + " carries an unreadable row-id sequence");
+        seq = dev.lancet.format.rowids.RowIdSequence.decode(inline.bytes().toByteArray(),
+            "fragment " + id + " row ids");
+      } catch (dev.lancet.format.FormatException e) {
+        throw rowIdError(state, id, "fragment " + id + " carries an unreadable row-id sequence ("
+            + e.getMessage() + ")");
       }
-      long[] lengthAndMax = lengthAndMax(seq);
-      if (lengthAndMax[1] >= readCounter) {
-        throw state.invalid("fragment " + id + " carries row id " + lengthAndMax[1] + ", but no "
-            + "commit has reserved it (the table's next row id is " + readCounter + ")");
+      long largest = largestId(seq);
+      if (!seq.isEmpty() && Long.compareUnsigned(largest, readCounter) >= 0) {
+        throw rowIdError(state, id, "fragment " + id + " carries row id "
+            + Long.toUnsignedString(largest) + ", but no commit has reserved it (the table's next "
+            + "row id is " + readCounter + "); reserve row ids with ReserveRowIds in an earlier "
+            + "commit, or leave the sequence out to have fresh ids assigned");
       }
-      long missing = f.physicalRows() - lengthAndMax[0];
+      long missing = f.physicalRows() - seq.length();
       if (missing < 0) {
-        throw state.invalid("fragment " + id + " carries " + lengthAndMax[0] + " row ids for "
+        throw rowIdError(state, id, "fragment " + id + " carries " + seq.length() + " row ids for "
             + f.physicalRows() + " rows");
       }
       if (missing > 0) {
-        RowIdProtos.RowIdSequence extended = seq.toBuilder().addSegments(RowIdProtos.U64Segment
-            .newBuilder().setRange(RowIdProtos.U64Segment.Range.newBuilder()
-                .setStart(counter).setEnd(counter + missing))).build();
+        dev.lancet.format.rowids.RowIdSequence extended =
+            seq.concat(dev.lancet.format.rowids.RowIdSequence.ofRange(counter, missing));
         state.fragments.put(id, f.toBuilder()
-            .rowIds(Optional.of(new StoredSequence.Inline(extended.toByteString()))).build());
+            .rowIds(Optional.of(StoredSequence.inline(extended.encode()))).build());
         counter += missing;
       }
     }
     return counter;
+  }
+
+  /** An error about a minted fragment's row ids, located at the action that added it. */
+  private static ApplyException rowIdError(ApplyState state, long fragmentId, String problem) {
+    String addedAt = state.addedAt.get(fragmentId);
+    return addedAt == null ? state.invalid(problem) : new ApplyException(addedAt, problem);
   }
 
   static StoredSequence rangeSequence(long start, long count) {
@@ -182,72 +196,31 @@ public final class CompositeApply {
         .build().toByteString());
   }
 
-  /** [number of ids, largest id] of a sequence, computed without materializing it. */
-  private static long[] lengthAndMax(RowIdProtos.RowIdSequence seq) {
-    long length = 0;
-    long max = -1;
-    for (RowIdProtos.U64Segment s : seq.getSegmentsList()) {
-      switch (s.getSegmentCase()) {
-        case RANGE -> {
-          length += s.getRange().getEnd() - s.getRange().getStart();
-          max = Math.max(max, s.getRange().getEnd() - 1);
-        }
-        case RANGE_WITH_HOLES -> {
-          RowIdProtos.U64Segment.RangeWithHoles r = s.getRangeWithHoles();
-          length += r.getEnd() - r.getStart() - count(r.getHoles());
-          max = Math.max(max, r.getEnd() - 1);
-        }
-        case RANGE_WITH_BITMAP -> {
-          RowIdProtos.U64Segment.RangeWithBitmap r = s.getRangeWithBitmap();
-          for (byte b : r.getBitmap().toByteArray()) {
-            length += Integer.bitCount(b & 0xFF);
+  /** The largest id of a non-empty sequence (unsigned), read off the segments' shapes. */
+  private static long largestId(dev.lancet.format.rowids.RowIdSequence seq) {
+    long max = 0;
+    for (dev.lancet.format.rowids.U64Segment s : seq.segments()) {
+      long length = s.length();
+      if (length == 0) {
+        continue;
+      }
+      long segmentMax;
+      if (s instanceof dev.lancet.format.rowids.U64Segment.Array) {
+        segmentMax = 0;
+        java.util.PrimitiveIterator.OfLong values = s.iterator();
+        while (values.hasNext()) {
+          long v = values.nextLong();
+          if (Long.compareUnsigned(v, segmentMax) > 0) {
+            segmentMax = v;
           }
-          max = Math.max(max, r.getEnd() - 1);
         }
-        case SORTED_ARRAY, ARRAY -> {
-          RowIdProtos.EncodedU64Array arr = s.getSegmentCase() == RowIdProtos.U64Segment.SegmentCase.ARRAY
-              ? s.getArray() : s.getSortedArray();
-          length += count(arr);
-          max = Math.max(max, arrayMax(arr));
-        }
-        case SEGMENT_NOT_SET -> { }
+      } else {
+        // Every other shape holds its values in ascending order.
+        segmentMax = s.get(length - 1);
       }
-    }
-    return new long[] {length, max};
-  }
-
-  private static long count(RowIdProtos.EncodedU64Array a) {
-    return switch (a.getArrayCase()) {
-      case U16_ARRAY -> a.getU16Array().getOffsets().size() / 2;
-      case U32_ARRAY -> a.getU32Array().getOffsets().size() / 4;
-      case U64_ARRAY -> a.getU64Array().getValues().size() / 8;
-      case ARRAY_NOT_SET -> 0;
-    };
-  }
-
-  private static long arrayMax(RowIdProtos.EncodedU64Array a) {
-    java.nio.ByteBuffer buf;
-    long max = -1;
-    switch (a.getArrayCase()) {
-      case U16_ARRAY -> {
-        buf = a.getU16Array().getOffsets().asReadOnlyByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        while (buf.remaining() >= 2) {
-          max = Math.max(max, a.getU16Array().getBase() + Short.toUnsignedInt(buf.getShort()));
-        }
+      if (Long.compareUnsigned(segmentMax, max) > 0) {
+        max = segmentMax;
       }
-      case U32_ARRAY -> {
-        buf = a.getU32Array().getOffsets().asReadOnlyByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        while (buf.remaining() >= 4) {
-          max = Math.max(max, a.getU32Array().getBase() + Integer.toUnsignedLong(buf.getInt()));
-        }
-      }
-      case U64_ARRAY -> {
-        buf = a.getU64Array().getValues().asReadOnlyByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        while (buf.remaining() >= 8) {
-          max = Math.max(max, buf.getLong());
-        }
-      }
-      case ARRAY_NOT_SET -> { }
     }
     return max;
   }
@@ -344,24 +317,23 @@ public final class CompositeApply {
   }
 
   /** A file backing no live field is dropped. */
-  private static Fragment normalize(Fragment f) {
-    boolean prune = false;
-    for (DataFile file : f.files()) {
-      if (!file.hasLiveField()) {
-        prune = true;
-        break;
-      }
+  /**
+   * A file that backs no field of the final schema is dropped: its slots are all tombstoned,
+   * or name only fields that were dropped (legacy Project prunes the same files).
+   */
+  private static Fragment normalize(Fragment f, Schema schema) {
+    Set<Integer> live = new HashSet<>();
+    for (Field field : schema.fields()) {
+      live.add(field.id());
     }
-    if (!prune) {
-      return f;
-    }
-    List<DataFile> files = new ArrayList<>();
+    List<DataFile> files = new ArrayList<>(f.files().size());
     for (DataFile file : f.files()) {
-      if (file.hasLiveField()) {
+      if (file.fields().stream().anyMatch(live::contains)) {
         files.add(file);
       }
     }
-    return f.toBuilder().files(files).build();
+    return files.size() == f.files().size() ? f : f.toBuilder().files(files).build();
   }
+
 
 }
