@@ -120,7 +120,7 @@ class ExitCodeTest {
 
   @Test
   void noCommand() {
-    assertUsageError(Cli.run(), "no command given; use one of: inspect, log, show-txn, demo", "lancet");
+    assertUsageError(Cli.run(), "no command given; use one of: inspect, log, show-txn, commit, demo", "lancet");
   }
 
   @Test

@@ -4,8 +4,11 @@ import dev.lancet.core.apply.ApplyState;
 import java.util.Objects;
 
 /**
- * Removes a field and its descendants from the schema and tombstones their data in every
- * fragment present at apply (as legacy Project does). Field ids are never reused.
+ * Removes a field and its descendants from the schema, exactly as legacy Project does: in
+ * every fragment present at apply, a data file left holding no field of the schema is pruned;
+ * a surviving file keeps the dropped ids in its slots (they are the field-id watermark, so the
+ * ids are never reused); overlays are left alone. Indices over a dropped field are discarded
+ * at assembly.
  */
 public record DropField(Ref field) implements Action {
 
@@ -15,7 +18,8 @@ public record DropField(Ref field) implements Action {
 
   @Override
   public boolean isDataChange() {
-    return false;
+    // Every value the field held leaves the table.
+    return true;
   }
 
   @Override

@@ -27,8 +27,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -67,6 +67,8 @@ public final class ApplyState {
   private final Map<Integer, Integer> baseTokens = new HashMap<>();
   /** Fragments minted by this operation, in mint order. */
   final LinkedHashSet<Long> minted = new LinkedHashSet<>();
+  /** For each fragment AddFragment added, where (step and action) it was added: assembly errors about it name that action. */
+  final Map<Long, String> addedAt = new HashMap<>();
   long reservedHighWater = -1;
   final Map<Long, Set<Integer>> rebound = new HashMap<>();
   long reservedRowIds;
@@ -148,6 +150,10 @@ public final class ApplyState {
       if (fragmentTokens.containsKey(l.token())) {
         throw invalid("local fragment token " + l.token() + " is minted more than once in this "
             + "operation; tokens must be distinct within an operation");
+      }
+      if (nextFragmentId > MAX_FRAGMENT_ID) {
+        throw invalid("AddFragment cannot mint fragment id " + nextFragmentId + ": it exceeds "
+            + "the maximum fragment id (4294967295)");
       }
       long id = nextFragmentId++;
       fragmentTokens.put(l.token(), id);
@@ -238,12 +244,22 @@ public final class ApplyState {
     if (count == 0) {
       return;
     }
+    if (nextFragmentId - 1 + count > MAX_FRAGMENT_ID) {
+      throw invalid("reserving fragment ids up to " + (nextFragmentId - 1 + count) + " exceeds "
+          + "the maximum fragment id (4294967295)");
+    }
     nextFragmentId += count;
     reservedHighWater = Math.max(reservedHighWater, nextFragmentId - 1);
   }
 
   public void reserveRowIds(long count) {
-    reservedRowIds = Math.addExact(reservedRowIds, count);
+    long total = reservedRowIds + count;
+    if (count < 0 || total < 0 || read.nextRowId() + total < 0) {
+      throw invalid("reserving " + Long.toUnsignedString(count) + " more row ids (after "
+          + reservedRowIds + " already reserved in this operation) would take the row-id counter, "
+          + "now at " + read.nextRowId() + ", past the largest row id (" + Long.MAX_VALUE + ")");
+    }
+    reservedRowIds = total;
   }
 
   // ---- fragments --------------------------------------------------------------------------
@@ -260,6 +276,7 @@ public final class ApplyState {
 
   public void addFragment(Fragment f) {
     fragments.put(f.id(), f);
+    addedAt.put(f.id(), where);
   }
 
   public void putFragment(Fragment f) {
@@ -369,7 +386,10 @@ public final class ApplyState {
     throw invalid("field " + field.id() + " does not exist");
   }
 
-  /** Removes a field and its descendants, tombstoning their data in every fragment present. */
+  /**
+   * Removes a field and its descendants, and prunes every data file of every fragment present
+   * that no longer holds a field of the schema.
+   */
   public void dropField(int id) {
     Set<Integer> doomed = new HashSet<>();
     doomed.add(id);
@@ -420,11 +440,13 @@ public final class ApplyState {
   /**
    * Applies field metadata updates. The primary and clustering keys are reserved: once a table
    * has one, no update may write their keys or change which fields form them; when it has none,
-   * writing their keys must yield a valid key.
+   * writing their keys must yield a valid key. A field's cached key markers (what Lance reads
+   * from the manifest) are recomputed from its metadata whenever an update writes its reserved
+   * keys.
    */
   public void updateFieldMetadata(List<ConfigUpdate.FieldMetadataUpdate> updates) {
-    List<Integer> pkBefore = keyFields(PK_FLAG, PK_POSITION);
-    List<Integer> ckBefore = keyFields(null, CLUSTERING_POSITION);
+    List<Integer> pkBefore = keyFields(true);
+    List<Integer> ckBefore = keyFields(false);
     boolean pkWritten = false;
     boolean ckWritten = false;
     for (ConfigUpdate.FieldMetadataUpdate u : updates) {
@@ -433,66 +455,99 @@ public final class ApplyState {
           invalid("ConfigUpdate names field " + id + ", which does not exist"));
       Map<String, ByteString> md = new LinkedHashMap<>(f.metadata());
       u.updates().applyTo(md, v -> ByteString.copyFrom(v, StandardCharsets.UTF_8));
+      boolean pkHere = false;
+      boolean ckHere = false;
       for (String key : u.updates().keys()) {
-        pkWritten |= key.equals(PK_FLAG) || key.equals(PK_POSITION);
-        ckWritten |= key.equals(CLUSTERING_POSITION);
+        pkHere |= key.equals(PK_FLAG) || key.equals(PK_POSITION);
+        ckHere |= key.equals(CLUSTERING_POSITION);
       }
       if (u.updates().replace()) {
-        pkWritten |= f.metadata().containsKey(PK_FLAG) || f.metadata().containsKey(PK_POSITION);
-        ckWritten |= f.metadata().containsKey(CLUSTERING_POSITION);
+        pkHere |= f.metadata().containsKey(PK_FLAG) || f.metadata().containsKey(PK_POSITION);
+        ckHere |= f.metadata().containsKey(CLUSTERING_POSITION);
       }
-      replaceField(f.toBuilder().metadata(md).build());
+      Field.Builder b = f.toBuilder().metadata(md);
+      if (pkHere) {
+        OptionalLong pos = parseU32(md.get(PK_POSITION));
+        if (pos.isEmpty() && isMarker(md.get(PK_FLAG))) {
+          pos = OptionalLong.of(0);
+        }
+        b.unenforcedPrimaryKey(pos.isPresent()).unenforcedPrimaryKeyPosition((int) pos.orElse(0));
+      }
+      if (ckHere) {
+        OptionalLong pos = parseU32(md.get(CLUSTERING_POSITION));
+        b.unenforcedClusteringKey(pos.isPresent())
+            .unenforcedClusteringKeyPosition((int) pos.orElse(0));
+      }
+      pkWritten |= pkHere;
+      ckWritten |= ckHere;
+      replaceField(b.build());
     }
-    checkReservedKey("the unenforced primary key", pkBefore, pkWritten, PK_FLAG, PK_POSITION);
-    checkReservedKey("the unenforced clustering key", ckBefore, ckWritten, null, CLUSTERING_POSITION);
+    checkReservedKey("the unenforced primary key", pkBefore, keyFields(true), pkWritten);
+    checkReservedKey("the unenforced clustering key", ckBefore, keyFields(false), ckWritten);
   }
 
-  private void checkReservedKey(String what, List<Integer> before, boolean written, String flagKey,
-      String positionKey) {
-    if (!written) {
-      return;
-    }
-    List<Integer> after = keyFields(flagKey, positionKey);
+  private void checkReservedKey(String what, List<Integer> before, List<Integer> after,
+      boolean written) {
     if (!before.isEmpty()) {
-      throw invalid(what + " is a reserved key and cannot be changed once set (it is fields "
-          + before + ")");
+      if (written || !after.equals(before)) {
+        throw invalid(what + " is a reserved key and cannot be changed once set (it is fields "
+            + before + ")");
+      }
+    } else if (written && after.isEmpty()) {
+      throw invalid(what + " is a reserved key and cannot be set to an invalid value: no field's "
+          + "metadata gives it a valid position (an unsigned 32-bit number) or flag (true/1/yes)");
     }
-    if (after.isEmpty()) {
-      throw invalid(what + " cannot be set to an invalid value: its metadata names no field "
-          + "with a valid position (a number from 1) or flag (true/1/yes)");
+  }
+
+  /** A reserved-key position as Lance parses it: an unsigned 32-bit decimal, or nothing. */
+  private static OptionalLong parseU32(ByteString value) {
+    if (value == null) {
+      return OptionalLong.empty();
     }
+    String s = value.toStringUtf8();
+    String digits = s.startsWith("+") ? s.substring(1) : s;
+    if (digits.isEmpty() || digits.length() > 10 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      return OptionalLong.empty();
+    }
+    long v = Long.parseLong(digits);
+    return v <= 0xFFFF_FFFFL ? OptionalLong.of(v) : OptionalLong.empty();
+  }
+
+  private static boolean isMarker(ByteString flag) {
+    if (flag == null) {
+      return false;
+    }
+    String v = flag.toStringUtf8().toLowerCase(java.util.Locale.ROOT);
+    return v.equals("true") || v.equals("1") || v.equals("yes");
   }
 
   /**
-   * The fields forming a key, in key order: explicit positions first (ascending), then fields
-   * flagged without a position, by id. An unparseable position marks nothing.
+   * The fields forming the primary ({@code primary}) or clustering key, in key order, from the
+   * fields' cached markers. Primary: explicit positions (from 1) first, ascending, then fields
+   * marked without a position (0), by id. Clustering: by position, ties in schema order.
    */
-  List<Integer> keyFields(String flagKey, String positionKey) {
-    TreeMap<Long, Integer> positioned = new TreeMap<>();
-    List<Integer> flagged = new ArrayList<>();
+  List<Integer> keyFields(boolean primary) {
+    List<Field> members = new ArrayList<>();
     for (Field f : fields) {
-      ByteString pos = f.metadata().get(positionKey);
-      if (pos != null) {
-        try {
-          long p = Long.parseLong(pos.toStringUtf8().trim());
-          if (p >= 1 && p <= 0xFFFF_FFFFL) {
-            positioned.put(p, f.id());
-          }
-        } catch (NumberFormatException e) {
-          // an invalid position marks nothing
-        }
-        continue;
-      }
-      if (flagKey != null && f.metadata().containsKey(flagKey)) {
-        String v = f.metadata().get(flagKey).toStringUtf8().trim().toLowerCase(java.util.Locale.ROOT);
-        if (v.equals("true") || v.equals("1") || v.equals("yes")) {
-          flagged.add(f.id());
-        }
+      if (primary ? f.unenforcedPrimaryKey() : f.unenforcedClusteringKey()) {
+        members.add(f);
       }
     }
-    List<Integer> out = new ArrayList<>(positioned.values());
-    flagged.sort(null);
-    out.addAll(flagged);
+    java.util.Comparator<Field> order;
+    if (primary) {
+      order = java.util.Comparator
+          .comparing((Field f) -> f.unenforcedPrimaryKeyPosition() == 0)
+          .thenComparing(f -> Integer.toUnsignedLong(f.unenforcedPrimaryKeyPosition()))
+          .thenComparingInt(Field::id);
+    } else {
+      order = java.util.Comparator.comparingLong(
+          f -> Integer.toUnsignedLong(f.unenforcedClusteringKeyPosition()));
+    }
+    members.sort(order);
+    List<Integer> out = new ArrayList<>(members.size());
+    for (Field f : members) {
+      out.add(f.id());
+    }
     return out;
   }
 
@@ -587,6 +642,14 @@ public final class ApplyState {
           + MEM_WAL_INDEX + ") does not exist on this table");
     }
     IndexSegment s = indices.get(at);
+    String typeUrl = s.detailsTypeUrl();
+    String typeName = typeUrl.substring(typeUrl.lastIndexOf('/') + 1);
+    if (s.indexDetails().isPresent()
+        && !(typeName.equals("MemWalIndexDetails") || typeName.endsWith(".MemWalIndexDetails"))) {
+      throw invalid("the MemWAL index (" + MEM_WAL_INDEX + ", segment " + s.uuid() + ") carries "
+          + "details of type '" + typeUrl + "', not MemWalIndexDetails, so its progress cannot be "
+          + "recorded");
+    }
     ByteString details = s.indexDetails().map(com.google.protobuf.Any::getValue).orElse(ByteString.EMPTY);
     UnknownFieldSet parsed;
     try {
@@ -600,15 +663,16 @@ public final class ApplyState {
       try {
         TableProtos.CompactedSsTable t = TableProtos.CompactedSsTable.parseFrom(entry);
         progress.put(IndexCodec.uuidFromProto(t.getShardId(), "MemWAL index"), t.getGeneration());
-      } catch (InvalidProtocolBufferException e) {
+      } catch (InvalidProtocolBufferException | dev.lancet.format.FormatException e) {
         throw invalid("the MemWAL index records an unreadable SSTable entry: " + e.getMessage());
       }
     }
     for (CompactedSsTable t : tables) {
       Long prior = progress.get(t.shardId());
-      if (prior != null && t.generation() < prior) {
+      if (prior != null && Long.compareUnsigned(t.generation(), prior) < 0) {
         throw invalid("Stale SSTable compaction: shard " + t.shardId() + " is already at generation "
-            + prior + ", so generation " + t.generation() + " cannot be recorded");
+            + Long.toUnsignedString(prior) + ", so generation " + Long.toUnsignedString(t.generation())
+            + " cannot be recorded");
       }
       progress.put(t.shardId(), t.generation());
     }

@@ -94,8 +94,12 @@ public final class CompositeApply {
     indices = retainRelevant(indices, schema, state.fragments.keySet());
 
     List<Fragment> fragments = new ArrayList<>(state.fragments.size());
+    Set<Integer> liveFields = new HashSet<>();
+    for (Field field : schema.fields()) {
+      liveFields.add(field.id());
+    }
     for (Fragment f : state.fragments.values()) {
-      fragments.add(normalize(f, schema));
+      fragments.add(normalize(f, liveFields));
     }
     fragments.sort(Comparator.comparingLong(Fragment::id));
 
@@ -316,16 +320,11 @@ public final class CompositeApply {
     return true;
   }
 
-  /** A file backing no live field is dropped. */
   /**
    * A file that backs no field of the final schema is dropped: its slots are all tombstoned,
    * or name only fields that were dropped (legacy Project prunes the same files).
    */
-  private static Fragment normalize(Fragment f, Schema schema) {
-    Set<Integer> live = new HashSet<>();
-    for (Field field : schema.fields()) {
-      live.add(field.id());
-    }
+  private static Fragment normalize(Fragment f, Set<Integer> live) {
     List<DataFile> files = new ArrayList<>(f.files().size());
     for (DataFile file : f.files()) {
       if (file.fields().stream().anyMatch(live::contains)) {
