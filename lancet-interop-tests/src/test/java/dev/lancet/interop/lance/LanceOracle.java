@@ -377,6 +377,11 @@ public final class LanceOracle {
     return out;
   }
 
+  /** {@code Dataset.countRows()} (no filter) at {@code version}. */
+  public static long countRows(Path table, long version) {
+    return withDataset(table, OptionalLong.of(version), Dataset::countRows);
+  }
+
   /** {@code Dataset.countRows(filter)} at {@code version}. */
   public static long countRows(Path table, long version, String filter) {
     return withDataset(table, OptionalLong.of(version), ds -> ds.countRows(filter));
@@ -554,7 +559,14 @@ public final class LanceOracle {
     indices.sort(Comparator.comparing(IndexView::name).thenComparing(v -> v.uuid().toString()));
 
     Optional<TransactionView> txn;
-    Optional<Transaction> t = ds.readTransaction();
+    Optional<Transaction> t;
+    try {
+      t = ds.readTransaction();
+    } catch (RuntimeException e) {
+      // lance-core 7.0.0 cannot decode a Transaction V2 (composite) transaction; the version
+      // itself opens and scans fine (decision 0001), so report "no transaction" here.
+      t = Optional.empty();
+    }
     if (t.isPresent()) {
       try (Transaction tx = t.get()) {
         txn =
@@ -656,7 +668,7 @@ public final class LanceOracle {
     }
   }
 
-  private static <T> T withDataset(Path table, OptionalLong version, Function<Dataset, T> body) {
+  public static <T> T withDataset(Path table, OptionalLong version, Function<Dataset, T> body) {
     try (BufferAllocator alloc = new RootAllocator()) {
       ReadOptions.Builder ro = new ReadOptions.Builder();
       version.ifPresent(ro::setVersion);
