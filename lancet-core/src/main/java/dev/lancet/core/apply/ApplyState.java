@@ -5,6 +5,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnknownFieldSet;
 import dev.lancet.core.action.CompactedSsTable;
 import dev.lancet.core.action.ConfigUpdate;
+import dev.lancet.core.action.Ref;
 import dev.lancet.format.codec.IndexCodec;
 import dev.lancet.format.model.BasePath;
 import dev.lancet.format.model.DataFile;
@@ -62,9 +63,40 @@ public final class ApplyState {
   long nextFragmentId;
   private int nextFieldId;
   private int nextBaseId;
-  private final Map<Integer, Long> fragmentTokens = new HashMap<>();
-  private final Map<Integer, Integer> fieldTokens = new HashMap<>();
-  private final Map<Integer, Integer> baseTokens = new HashMap<>();
+  private final Tokens fragmentTokens = new Tokens("fragment");
+  private final Tokens fieldTokens = new Tokens("field");
+  private final Tokens baseTokens = new Tokens("base");
+
+  /** The Local tokens of one id space, bound to the ids minted for them. */
+  private final class Tokens {
+    private final String space;
+    private final Map<Integer, Long> bound = new HashMap<>();
+
+    Tokens(String space) {
+      this.space = space;
+    }
+
+    /** Fails unless {@code token} is still free in this space. */
+    void requireFree(int token) {
+      if (bound.containsKey(token)) {
+        throw invalid("local " + space + " token " + token + " is minted more than once in this "
+            + "operation; tokens must be distinct within an operation");
+      }
+    }
+
+    void bind(int token, long id) {
+      bound.put(token, id);
+    }
+
+    long resolve(int token) {
+      Long id = bound.get(token);
+      if (id == null) {
+        throw invalid("an action references local " + space + " token " + token
+            + ", which no earlier action in this operation minted");
+      }
+      return id;
+    }
+  }
   /** Fragments minted by this operation, in mint order. */
   final LinkedHashSet<Long> minted = new LinkedHashSet<>();
   /** For each fragment AddFragment added, where (step and action) it was added: assembly errors about it name that action. */
@@ -145,22 +177,19 @@ public final class ApplyState {
   // ---- refs and counters ------------------------------------------------------------------
 
   /** Mints a fragment id for a Local token, or claims a reserved Committed id. */
-  public long addFragmentId(dev.lancet.core.action.Ref ref) {
-    if (ref instanceof dev.lancet.core.action.Ref.Local l) {
-      if (fragmentTokens.containsKey(l.token())) {
-        throw invalid("local fragment token " + l.token() + " is minted more than once in this "
-            + "operation; tokens must be distinct within an operation");
-      }
+  public long addFragmentId(Ref ref) {
+    if (ref instanceof Ref.Local l) {
+      fragmentTokens.requireFree(l.token());
       if (nextFragmentId > MAX_FRAGMENT_ID) {
         throw invalid("AddFragment cannot mint fragment id " + nextFragmentId + ": it exceeds "
             + "the maximum fragment id (4294967295)");
       }
       long id = nextFragmentId++;
-      fragmentTokens.put(l.token(), id);
+      fragmentTokens.bind(l.token(), id);
       minted.add(id);
       return id;
     }
-    long id = ((dev.lancet.core.action.Ref.Committed) ref).id();
+    long id = ((Ref.Committed) ref).id();
     if (id < 0 || id > readFragmentHighWater) {
       throw invalid("AddFragment claims fragment id " + Long.toUnsignedString(id) + ", but no commit "
           + "has reserved it (the reserved ids end at " + readFragmentHighWater + "); reserve "
@@ -173,38 +202,25 @@ public final class ApplyState {
     return id;
   }
 
-  public long resolveFragment(dev.lancet.core.action.Ref ref) {
-    if (ref instanceof dev.lancet.core.action.Ref.Local l) {
-      Long id = fragmentTokens.get(l.token());
-      if (id == null) {
-        throw invalid("an action references local fragment token " + l.token()
-            + ", which no earlier action in this operation minted");
-      }
-      return id;
+  public long resolveFragment(Ref ref) {
+    if (ref instanceof Ref.Local l) {
+      return fragmentTokens.resolve(l.token());
     }
-    return ((dev.lancet.core.action.Ref.Committed) ref).id();
+    return ((Ref.Committed) ref).id();
   }
 
   public int mintField(int token) {
-    if (fieldTokens.containsKey(token)) {
-      throw invalid("local field token " + token + " is minted more than once in this operation; "
-          + "tokens must be distinct within an operation");
-    }
+    fieldTokens.requireFree(token);
     int id = nextFieldId++;
-    fieldTokens.put(token, id);
+    fieldTokens.bind(token, id);
     return id;
   }
 
-  public int resolveField(dev.lancet.core.action.Ref ref) {
-    if (ref instanceof dev.lancet.core.action.Ref.Local l) {
-      Integer id = fieldTokens.get(l.token());
-      if (id == null) {
-        throw invalid("an action references local field token " + l.token()
-            + ", which no earlier action in this operation minted");
-      }
-      return id;
+  public int resolveField(Ref ref) {
+    if (ref instanceof Ref.Local l) {
+      return (int) fieldTokens.resolve(l.token());
     }
-    long id = ((dev.lancet.core.action.Ref.Committed) ref).id();
+    long id = ((Ref.Committed) ref).id();
     if (id < 0 || id > Integer.MAX_VALUE) {
       throw invalid("field id " + Long.toUnsignedString(id) + " in an action is out of range");
     }
@@ -212,25 +228,17 @@ public final class ApplyState {
   }
 
   public int mintBase(int token) {
-    if (baseTokens.containsKey(token)) {
-      throw invalid("local base token " + token + " is minted more than once in this operation; "
-          + "tokens must be distinct within an operation");
-    }
+    baseTokens.requireFree(token);
     int id = nextBaseId++;
-    baseTokens.put(token, id);
+    baseTokens.bind(token, id);
     return id;
   }
 
-  public int resolveBase(dev.lancet.core.action.Ref ref) {
-    if (ref instanceof dev.lancet.core.action.Ref.Local l) {
-      Integer id = baseTokens.get(l.token());
-      if (id == null) {
-        throw invalid("an action references local base token " + l.token()
-            + ", which no earlier action in this operation minted");
-      }
-      return id;
+  public int resolveBase(Ref ref) {
+    if (ref instanceof Ref.Local l) {
+      return (int) baseTokens.resolve(l.token());
     }
-    long id = ((dev.lancet.core.action.Ref.Committed) ref).id();
+    long id = ((Ref.Committed) ref).id();
     if (id < 0 || id > 0xFFFF_FFFFL) {
       throw invalid("base id " + Long.toUnsignedString(id) + " in an action is out of range");
     }
