@@ -8,12 +8,17 @@ import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.format.model.StoredSequence;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Checks that a manifest names nothing outside its table: every data, deletion and external
  * file is a relative path without {@code ..}, and every base id resolves. Run on every
  * manifest read, so that a crafted manifest cannot make Lancet read or write elsewhere.
+ *
+ * <p>It runs on every open, so it allocates nothing on the happy path: error texts are built
+ * only when a check fails, and fragment ids (normally sorted) are checked for uniqueness
+ * without boxing unless they are out of order.
  */
 public final class ManifestValidator {
   private ManifestValidator() {}
@@ -28,51 +33,80 @@ public final class ManifestValidator {
     if (!m.transactionFile().isEmpty()) {
       checkPlainName(fileName, "transaction_file", m.transactionFile());
     }
-    Set<Long> fragmentIds = new HashSet<>();
+    checkUniqueFragmentIds(m, fileName);
     for (Fragment f : m.fragments()) {
-      if (!fragmentIds.add(f.id())) {
-        throw new FormatException(fileName, "fragment id " + f.id() + " appears twice");
-      }
-      String where = "fragment " + f.id();
       for (DataFile file : f.files()) {
-        checkDataFile(fileName, where, file, baseIds);
+        checkDataFile(fileName, f.id(), "", file, baseIds);
       }
       for (DataOverlayFile o : f.overlays()) {
-        checkDataFile(fileName, where + " overlay", o.dataFile(), baseIds);
+        checkDataFile(fileName, f.id(), " overlay", o.dataFile(), baseIds);
       }
       if (f.deletionFile().isPresent() && f.deletionFile().get().baseId().isPresent()) {
-        checkBase(fileName, where + " deletion file", f.deletionFile().get().baseId().getAsInt(), baseIds);
+        int base = f.deletionFile().get().baseId().getAsInt();
+        if (!baseIds.contains(base)) {
+          throw unknownBase(fileName, "fragment " + f.id() + " deletion file", base);
+        }
       }
-      checkSequence(fileName, where + " row ids", f.rowIds().orElse(null));
-      checkSequence(fileName, where + " last-updated versions", f.lastUpdatedAtVersions().orElse(null));
-      checkSequence(fileName, where + " created-at versions", f.createdAtVersions().orElse(null));
+      checkSequence(fileName, f.id(), "row ids", f.rowIds());
+      checkSequence(fileName, f.id(), "last-updated versions", f.lastUpdatedAtVersions());
+      checkSequence(fileName, f.id(), "created-at versions", f.createdAtVersions());
     }
   }
 
-  private static void checkDataFile(String fileName, String where, DataFile file, Set<Integer> baseIds) {
-    checkRelative(fileName, where + " data file", file.path());
-    if (file.baseId().isPresent()) {
-      checkBase(fileName, where + " data file " + file.path(), file.baseId().getAsInt(), baseIds);
+  private static void checkUniqueFragmentIds(Manifest m, String fileName) {
+    long previous = Long.MIN_VALUE;
+    boolean sorted = true;
+    for (Fragment f : m.fragments()) {
+      if (f.id() <= previous) {
+        sorted = false;
+        break;
+      }
+      previous = f.id();
+    }
+    if (sorted) {
+      return;
+    }
+    Set<Long> seen = new HashSet<>();
+    for (Fragment f : m.fragments()) {
+      if (!seen.add(f.id())) {
+        throw new FormatException(fileName, "fragment id " + f.id() + " appears twice");
+      }
+    }
+  }
+
+  private static void checkDataFile(String fileName, long fragmentId, String kind, DataFile file,
+      Set<Integer> baseIds) {
+    String problem = relativePathProblem(file.path());
+    if (problem != null) {
+      throw new FormatException(fileName, "fragment " + fragmentId + kind + " data file '"
+          + file.path() + "' " + problem);
+    }
+    if (file.baseId().isPresent() && !baseIds.contains(file.baseId().getAsInt())) {
+      throw unknownBase(fileName, "fragment " + fragmentId + kind + " data file " + file.path(),
+          file.baseId().getAsInt());
     }
     for (int field : file.fields()) {
       if (field == DataFile.UNASSIGNED) {
-        throw new FormatException(fileName, where + " data file " + file.path()
-            + " has an unassigned (-1) field slot, which must never be persisted");
+        throw new FormatException(fileName, "fragment " + fragmentId + kind + " data file "
+            + file.path() + " has an unassigned (-1) field slot, which must never be persisted");
       }
     }
   }
 
-  private static void checkSequence(String fileName, String where, StoredSequence s) {
-    if (s instanceof StoredSequence.External ex) {
-      checkRelative(fileName, where + " external file", ex.file().path());
+  private static void checkSequence(String fileName, long fragmentId, String what,
+      Optional<StoredSequence> s) {
+    if (s.isPresent() && s.get() instanceof StoredSequence.External ex) {
+      String problem = relativePathProblem(ex.file().path());
+      if (problem != null) {
+        throw new FormatException(fileName, "fragment " + fragmentId + " " + what
+            + " external file '" + ex.file().path() + "' " + problem);
+      }
     }
   }
 
-  private static void checkBase(String fileName, String where, int baseId, Set<Integer> baseIds) {
-    if (!baseIds.contains(baseId)) {
-      throw new FormatException(fileName, where + " names base id " + baseId
-          + ", which the manifest's base_paths do not define");
-    }
+  private static FormatException unknownBase(String fileName, String where, int baseId) {
+    return new FormatException(fileName, where + " names base id " + baseId
+        + ", which the manifest's base_paths do not define");
   }
 
   /** A name inside a directory: no separators at all. */
@@ -85,19 +119,53 @@ public final class ManifestValidator {
 
   /** A relative path that stays inside its directory. */
   public static void checkRelative(String fileName, String what, String path) {
+    String problem = relativePathProblem(path);
+    if (problem != null) {
+      throw new FormatException(fileName, what + " '" + path + "' " + problem);
+    }
+  }
+
+  /** Why {@code path} would leave its directory, or null when it is a safe relative path. */
+  static String relativePathProblem(String path) {
     if (path.isEmpty()) {
-      throw new FormatException(fileName, what + " has an empty path");
+      return "has an empty path";
     }
-    if (path.startsWith("/") || path.contains("\\") || path.indexOf('\0') >= 0
-        || path.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*")) {
-      throw new FormatException(fileName, what + " '" + path
-          + "' is not a relative path; it would name a file outside the table");
+    if (path.charAt(0) == '/' || path.indexOf('\\') >= 0 || path.indexOf('\0') >= 0 || hasScheme(path)) {
+      return "is not a relative path; it would name a file outside the table";
     }
-    for (String segment : path.split("/", -1)) {
-      if (segment.equals("..") || segment.equals(".") || segment.isEmpty()) {
-        throw new FormatException(fileName, what + " '" + path
-            + "' has a '" + segment + "' segment; it would name a file outside the table");
+    int start = 0;
+    while (start <= path.length()) {
+      int end = path.indexOf('/', start);
+      if (end < 0) {
+        end = path.length();
+      }
+      int len = end - start;
+      if (len == 0 || (len == 1 && path.charAt(start) == '.')
+          || (len == 2 && path.charAt(start) == '.' && path.charAt(start + 1) == '.')) {
+        return "has a '" + path.substring(start, end) + "' segment; it would name a file outside the table";
+      }
+      start = end + 1;
+    }
+    return null;
+  }
+
+  /** "scheme:" at the start (a URI or a drive letter): letters, then [A-Za-z0-9+.-]*, then ':'. */
+  private static boolean hasScheme(String path) {
+    char first = path.charAt(0);
+    if (!((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z'))) {
+      return false;
+    }
+    for (int i = 1; i < path.length(); i++) {
+      char c = path.charAt(i);
+      if (c == ':') {
+        return true;
+      }
+      boolean schemeChar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '+' || c == '.' || c == '-';
+      if (!schemeChar) {
+        return false;
       }
     }
+    return false;
   }
 }
