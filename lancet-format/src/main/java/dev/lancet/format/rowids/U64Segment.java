@@ -421,14 +421,7 @@ public sealed interface U64Segment
 
     @Override
     public PrimitiveIterator.OfLong iterator() {
-      return new CountedLongIterator(length()) {
-        int next = 0;
-
-        @Override
-        long produce() {
-          return values.get(next++);
-        }
-      };
+      return iterate(values);
     }
 
     @Override
@@ -471,14 +464,7 @@ public sealed interface U64Segment
 
     @Override
     public PrimitiveIterator.OfLong iterator() {
-      return new CountedLongIterator(length()) {
-        int next = 0;
-
-        @Override
-        long produce() {
-          return values.get(next++);
-        }
-      };
+      return iterate(values);
     }
 
     @Override
@@ -491,5 +477,17 @@ public sealed interface U64Segment
     public RowIdProtos.U64Segment toProto() {
       return RowIdProtos.U64Segment.newBuilder().setArray(values.toProto()).build();
     }
+  }
+
+  /** The values of an encoded array, in stored order. */
+  private static PrimitiveIterator.OfLong iterate(EncodedU64Array values) {
+    return new CountedLongIterator(values.length()) {
+      int next = 0;
+
+      @Override
+      long produce() {
+        return values.get(next++);
+      }
+    };
   }
 }
