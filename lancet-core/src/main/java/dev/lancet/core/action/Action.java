@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 
 /**
  * One granular change (a delta) or assertion of a Transaction V2 composite operation. The
@@ -27,4 +28,10 @@ public sealed interface Action
 
   /** Applies the action to the working state; throws {@code ApplyException} on bad input. */
   void apply(ApplyState state);
+
+  /**
+   * Records what the action touches, for conflict detection (v2-semantics §3 FP-C bullets,
+   * §4.3). Every action states its footprint next to its apply, even when it is empty.
+   */
+  void footprint(FootprintBuilder fp);
 }

@@ -1,6 +1,8 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.Coordinate;
+import dev.lancet.core.conflict.FootprintBuilder;
 import dev.lancet.format.model.BasePath;
 import java.util.Objects;
 
@@ -30,5 +32,12 @@ public record AddBase(int local, BasePath base) implements Action {
       }
     }
     state.addBase(base.withId(id));
+  }
+
+  /** Writes its name (when set) and its location. */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    base.name().ifPresent(n -> fp.write(new Coordinate.BaseName(n)));
+    fp.write(new Coordinate.BaseLocation(base.path()));
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Fragment;
 import java.util.ArrayList;
@@ -40,5 +41,10 @@ public record AddDataFile(Ref fragment, DataFile file, List<Ref> fieldIds, boole
     List<DataFile> files = new ArrayList<>(target.files());
     files.add(file.withFields(fields));
     state.putFragment(target.toBuilder().files(files).build());
+  }
+
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.writeFieldData(fragment, fieldIds);
   }
 }

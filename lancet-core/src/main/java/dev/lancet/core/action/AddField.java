@@ -1,6 +1,8 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.Coordinate;
+import dev.lancet.core.conflict.FootprintBuilder;
 import dev.lancet.format.model.Field;
 import java.util.Objects;
 import java.util.Optional;
@@ -36,5 +38,12 @@ public record AddField(int local, Optional<Ref> parent, Field def) implements Ac
       }
     }
     state.addField(def.toBuilder().id(id).parentId(parentId).build());
+  }
+
+  /** Writes the name table-wide; needs a committed parent's definition unchanged. */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.write(new Coordinate.FieldName(def.name()));
+    parent.ifPresent(fp::requireFieldDefinition);
   }
 }

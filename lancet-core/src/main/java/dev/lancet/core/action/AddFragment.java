@@ -1,6 +1,8 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.Coordinate;
+import dev.lancet.core.conflict.FootprintBuilder;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.StoredSequence;
 import java.util.Objects;
@@ -45,5 +47,16 @@ public record AddFragment(
         .lastUpdatedAtVersions(lastUpdatedAtVersions)
         .createdAtVersions(createdAtVersions)
         .build());
+  }
+
+  /** A committed (reserved) id writes its existence; a data-change fragment inserts rows. */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    if (id instanceof Ref.Committed c) {
+      fp.write(new Coordinate.FragmentExistence(c.id()));
+    }
+    if (dataChange) {
+      fp.insertRows();
+    }
   }
 }

@@ -3,6 +3,8 @@ package dev.lancet.core.action;
 import com.google.protobuf.Any;
 import com.google.protobuf.UnknownFieldSet;
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
+import dev.lancet.core.conflict.IndexClaim;
 import dev.lancet.format.model.IndexSegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,5 +74,12 @@ public record AddIndexSegment(
     state.addIndex(new IndexSegment(uuid, fieldIds, name, version, bitmap, indexDetails,
         indexVersion.isPresent() ? indexVersion : OptionalInt.of(0), createdAt, baseId, files,
         UnknownFieldSet.getDefaultInstance()));
+  }
+
+  /** An index claim, plus requirements on the indexed fields and the covered data. */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.buildIndex(name, new IndexClaim.Identity(fields, indexDetails, indexVersion.orElse(0)),
+        coveredFragments);
   }
 }

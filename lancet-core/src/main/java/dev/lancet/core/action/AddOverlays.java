@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 import dev.lancet.format.model.DataOverlayFile;
 import dev.lancet.format.model.Fragment;
 import java.util.ArrayList;
@@ -33,5 +34,15 @@ public record AddOverlays(Ref fragment, List<DataOverlayFile> overlays, boolean 
       all.add(o.withCommittedVersion(state.newVersion()));
     }
     state.putFragment(target.toBuilder().overlays(all).build());
+  }
+
+  /** A partial write of every overlaid field of a committed fragment (newer overlays win). */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    for (DataOverlayFile o : overlays) {
+      for (int field : o.dataFile().fields()) {
+        fp.writePart(fragment, field);
+      }
+    }
   }
 }

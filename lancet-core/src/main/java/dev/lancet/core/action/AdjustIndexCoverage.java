@@ -1,6 +1,8 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.Coordinate;
+import dev.lancet.core.conflict.FootprintBuilder;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -31,5 +33,12 @@ public record AdjustIndexCoverage(UUID uuid, String name, List<Ref> addFragments
       additions.add(state.resolveFragment(f));
     }
     state.adjustIndexCoverage(uuid, name, additions, removeFragments);
+  }
+
+  /** Writes the segment and claims the committed fragments it widens onto (removals claim nothing). */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.write(new Coordinate.IndexSegment(uuid));
+    fp.extendIndexCoverage(name, addFragments);
   }
 }

@@ -1,6 +1,8 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.Coordinate;
+import dev.lancet.core.conflict.FootprintBuilder;
 import dev.lancet.format.model.Field;
 import java.util.Objects;
 import java.util.Optional;
@@ -46,5 +48,12 @@ public record AlterField(Ref field, Optional<String> name, Optional<String> logi
     name.ifPresent(b::name);
     nullable.ifPresent(b::nullable);
     state.replaceField(b.build());
+  }
+
+  /** Writes the definition whatever facets change; a rename also writes the new name. */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.writeFieldDefinition(field);
+    name.ifPresent(n -> fp.write(new Coordinate.FieldName(n)));
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 import java.util.List;
 import java.util.Objects;
 
@@ -32,5 +33,10 @@ public record AssertUniqueKeys(List<Ref> keyFields, KeyExistenceFilter filter) i
         throw state.invalid("AssertUniqueKeys names key field " + id + ", which is not in the schema");
       }
     }
+  }
+
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.assertUniqueKeys(keyFields, filter);
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 import java.util.Objects;
 
 /**
@@ -29,5 +30,10 @@ public record DropField(Ref field) implements Action {
       throw state.invalid("DropField names field " + id + ", which does not exist");
     }
     state.dropField(id);
+  }
+
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.removeField(field);
   }
 }

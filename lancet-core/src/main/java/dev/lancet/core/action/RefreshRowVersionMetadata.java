@@ -1,6 +1,8 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.Coordinate;
+import dev.lancet.core.conflict.FootprintBuilder;
 import dev.lancet.format.model.Fragment;
 import java.util.List;
 import java.util.Optional;
@@ -34,6 +36,13 @@ public record RefreshRowVersionMetadata(List<Long> fragmentIds) implements Actio
       state.putFragment(target.toBuilder()
           .lastUpdatedAtVersions(Optional.of(state.uniformVersions(target.physicalRows())))
           .build());
+    }
+  }
+
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    for (long id : fragmentIds) {
+      fp.write(new Coordinate.FragmentRowVersions(id));
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 import java.util.Objects;
 
 /** Removes a fragment entirely (all rows deleted, or replaced by compaction). */
@@ -21,5 +22,10 @@ public record RemoveFragment(Ref fragment, boolean dataChange) implements Action
     if (!state.removeFragment(fragmentId)) {
       throw state.invalid("RemoveFragment targets fragment " + fragmentId + ", which does not exist");
     }
+  }
+
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.removeFragment(fragment);
   }
 }

@@ -1,6 +1,8 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.Coordinate;
+import dev.lancet.core.conflict.FootprintBuilder;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -20,5 +22,11 @@ public record RemoveIndexSegment(UUID uuid, String name, boolean dataChange) imp
   @Override
   public void apply(ApplyState state) {
     state.removeIndex(uuid, name, "removed");
+  }
+
+  /** Writes the segment; claims nothing on its index (a concurrent build is fine). */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.write(new Coordinate.IndexSegment(uuid));
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 
 /**
  * Reserves {@code count} fragment ids: the committed high-water mark rises by {@code count}
@@ -23,4 +24,8 @@ public record ReserveFragmentIds(long count) implements Action {
   public void apply(ApplyState state) {
     state.reserveFragmentIds(count);
   }
+
+  /** Nothing: counters are monotonic, concurrent reservations get disjoint ranges. */
+  @Override
+  public void footprint(FootprintBuilder fp) {}
 }

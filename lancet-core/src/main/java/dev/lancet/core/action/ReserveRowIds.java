@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 
 /**
  * Reserves {@code count} stable row ids: the reserved range is the {@code count} ids ending
@@ -27,4 +28,8 @@ public record ReserveRowIds(long count) implements Action {
     }
     state.reserveRowIds(count);
   }
+
+  /** Nothing: counters are monotonic, concurrent reservations get disjoint ranges. */
+  @Override
+  public void footprint(FootprintBuilder fp) {}
 }

@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 
 /**
  * Drops the schema, schema metadata, fragments and indices (including ones added earlier in
@@ -17,5 +18,11 @@ public record ResetTable() implements Action {
   @Override
   public void apply(ApplyState state) {
     state.reset();
+  }
+
+  /** Exclusive: conflicts with every concurrent set, including a bare append. */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.takeExclusive();
   }
 }

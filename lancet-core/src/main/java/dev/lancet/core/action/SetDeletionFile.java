@@ -1,6 +1,8 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.Coordinate;
+import dev.lancet.core.conflict.FootprintBuilder;
 import dev.lancet.format.model.DeletionFile;
 import dev.lancet.format.model.Fragment;
 import java.util.Objects;
@@ -31,5 +33,11 @@ public record SetDeletionFile(long fragment, Optional<DeletionFile> deletionFile
           + target.physicalRows());
     }
     state.putFragment(target.toBuilder().deletionFile(deletionFile).build());
+  }
+
+  /** Deletions commute with column rewrites of the same fragment, not with other deletes. */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.write(new Coordinate.FragmentDeletions(fragment));
   }
 }

@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Fragment;
 import java.util.ArrayList;
@@ -50,5 +51,10 @@ public record TombstoneFieldData(Ref fragment, List<Ref> fieldIds, boolean dataC
     state.putFragment(ApplyState.tombstoneOverlays(
         target.toBuilder().files(files).build(), java.util.Set.copyOf(fields)));
     state.rebind(fragmentId, fields);
+  }
+
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.writeFieldData(fragment, fieldIds);
   }
 }

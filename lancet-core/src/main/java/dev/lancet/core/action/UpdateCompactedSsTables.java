@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.conflict.FootprintBuilder;
 import java.util.List;
 
 /** Records MemWAL SSTables as merged into the table (progress of the MemWAL index). */
@@ -21,5 +22,11 @@ public record UpdateCompactedSsTables(List<CompactedSsTable> compactedSsTables) 
       throw state.invalid("UpdateCompactedSsTables names no SSTable, so there is no progress to record");
     }
     state.recordCompactedSsTables(compactedSsTables);
+  }
+
+  /** Rewrites the MemWAL index's record: collides with any other claim on that index. */
+  @Override
+  public void footprint(FootprintBuilder fp) {
+    fp.rewriteIndex(ApplyState.MEM_WAL_INDEX);
   }
 }

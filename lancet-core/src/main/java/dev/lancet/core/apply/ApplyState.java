@@ -41,9 +41,9 @@ import org.roaringbitmap.RoaringBitmap;
 public final class ApplyState {
   /** Name of the MemWAL system index. */
   public static final String MEM_WAL_INDEX = "__lance_mem_wal";
-  static final String PK_FLAG = "lance-schema:unenforced-primary-key";
-  static final String PK_POSITION = "lance-schema:unenforced-primary-key:position";
-  static final String CLUSTERING_POSITION = "lance-schema:unenforced-clustering-key:position";
+  public static final String PK_FLAG = "lance-schema:unenforced-primary-key";
+  public static final String PK_POSITION = "lance-schema:unenforced-primary-key:position";
+  public static final String CLUSTERING_POSITION = "lance-schema:unenforced-clustering-key:position";
   private static final long MAX_FRAGMENT_ID = 0xFFFF_FFFFL;
 
   private final Manifest read;

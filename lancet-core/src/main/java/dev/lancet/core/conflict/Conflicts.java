@@ -1,0 +1,104 @@
+package dev.lancet.core.conflict;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The directional conflict check (v2-semantics §4.3–4.5): may {@code committing} land after
+ * {@code committed}, which committed after {@code committing} read? The committed side's
+ * requirements never matter (they held when it committed); required fragments against
+ * removals, index claims and key assertions are checked both ways.
+ */
+public final class Conflicts {
+  private Conflicts() {}
+
+  public static ConflictResult check(Footprint committing, Footprint committed) {
+    List<Collision> out = new ArrayList<>();
+    if (committing.exclusive() || committed.exclusive()) {
+      out.add(new Collision(Collision.Kind.EXCLUSIVE, (committing.exclusive()
+          ? "this transaction replaces the whole table" : "the committed transaction replaced the whole table")
+          + ", which conflicts with every concurrent change"));
+    }
+    // Our claims against their claims on the same coordinate, and against their regions.
+    for (Map.Entry<Coordinate, Mode> ours : committing.claims().entrySet()) {
+      Coordinate c = ours.getKey();
+      Mode theirMode = committed.claims().get(c);
+      if (theirMode != null && Mode.pairConflicts(ours.getValue(), theirMode)) {
+        out.add(new Collision(Collision.Kind.COORDINATE, c + ": this transaction "
+            + ours.getValue().verb() + " it and the committed transaction " + theirMode.verb() + " it"));
+      }
+      for (Map.Entry<Region, Mode> theirs : committed.regions().entrySet()) {
+        if (theirs.getKey().contains(c) && Mode.pairConflicts(ours.getValue(), theirs.getValue())) {
+          out.add(new Collision(Collision.Kind.REGION, c + ": this transaction "
+              + ours.getValue().verb() + " it and the committed transaction " + theirs.getValue().verb()
+              + " " + theirs.getKey()));
+        }
+      }
+    }
+    // Our regions against their claims inside them, and against the same region of theirs.
+    for (Map.Entry<Region, Mode> ours : committing.regions().entrySet()) {
+      Region r = ours.getKey();
+      for (Map.Entry<Coordinate, Mode> theirs : committed.claims().entrySet()) {
+        if (r.contains(theirs.getKey()) && Mode.pairConflicts(ours.getValue(), theirs.getValue())) {
+          out.add(new Collision(Collision.Kind.REGION, theirs.getKey() + ": this transaction "
+              + ours.getValue().verb() + " " + r + " and the committed transaction "
+              + theirs.getValue().verb() + " it"));
+        }
+      }
+      Mode theirMode = committed.regions().get(r);
+      if (theirMode != null && Mode.pairConflicts(ours.getValue(), theirMode)) {
+        out.add(new Collision(Collision.Kind.REGION, r + ": both transactions claim it ("
+            + ours.getValue().verb() + " / " + theirMode.verb() + ")"));
+      }
+    }
+    // Required fragments against removals, both ways.
+    for (long f : committing.requiredFragments()) {
+      if (committed.regions().containsKey(new Region.Fragment(f))) {
+        out.add(new Collision(Collision.Kind.REQUIRED_FRAGMENT, "fragment "
+            + Long.toUnsignedString(f) + ": this transaction needs it and the committed transaction removed it"));
+      }
+    }
+    for (long f : committed.requiredFragments()) {
+      if (committing.regions().containsKey(new Region.Fragment(f))) {
+        out.add(new Collision(Collision.Kind.REQUIRED_FRAGMENT, "fragment "
+            + Long.toUnsignedString(f) + ": this transaction removes it and the committed transaction needed it"));
+      }
+    }
+    // Index claims (symmetric).
+    for (IndexClaim ours : committing.indexClaims()) {
+      for (IndexClaim theirs : committed.indexClaims()) {
+        ours.collision(theirs).ifPresent(d -> out.add(new Collision(Collision.Kind.INDEX_CLAIM, d)));
+      }
+    }
+    // Key assertions (symmetric).
+    keyViolation(committing, committed, "this transaction's", "the committed transaction")
+        .ifPresent(out::add);
+    keyViolation(committed, committing, "the committed transaction's", "this transaction")
+        .ifPresent(out::add);
+    return new ConflictResult(out);
+  }
+
+  /** Whether {@code asserting}'s key assertions may be violated by {@code inserting}'s rows. */
+  private static Optional<Collision> keyViolation(Footprint asserting, Footprint inserting,
+      String whose, String other) {
+    if (asserting.keyAssertions().isEmpty() || !inserting.insertsRows()) {
+      return Optional.empty();
+    }
+    String prefix = whose + " unique-key assertion may be violated by rows " + other + " inserted: ";
+    if (inserting.keyAssertions().isEmpty()) {
+      return Optional.of(new Collision(Collision.Kind.KEY_ASSERTION,
+          prefix + "those rows carry no key assertion, so their keys cannot be checked"));
+    }
+    for (KeyAssertion x : asserting.keyAssertions()) {
+      for (KeyAssertion y : inserting.keyAssertions()) {
+        Optional<String> why = x.collision(y);
+        if (why.isPresent()) {
+          return Optional.of(new Collision(Collision.Kind.KEY_ASSERTION, prefix + why.get()));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+}
