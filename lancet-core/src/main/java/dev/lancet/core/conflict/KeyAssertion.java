@@ -2,10 +2,10 @@ package dev.lancet.core.conflict;
 
 import dev.lancet.core.action.KeyExistenceFilter;
 import dev.lancet.core.action.Ref;
+import dev.lancet.core.keys.KeyFilters;
+import dev.lancet.core.keys.SplitBlockBloomFilter;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.HashSet;
 
 /**
  * A transaction's claim that the keys it inserted under {@code keyFields} are unique
@@ -15,9 +15,6 @@ import java.util.HashSet;
  * assertions always collide with a concurrent insert.
  */
 public record KeyAssertion(List<Ref> keyFields, KeyExistenceFilter filter) {
-
-  /** The largest difference between two false-positive probabilities treated as equal. */
-  static final double PROBABILITY_EPSILON = Math.ulp(1.0);
 
   public KeyAssertion {
     keyFields = List.copyOf(keyFields);
@@ -38,31 +35,23 @@ public record KeyAssertion(List<Ref> keyFields, KeyExistenceFilter filter) {
   }
 
   /**
-   * Whether two key filters may share a key, with the reason; empty when they cannot.
-   * Exact vs Exact: a shared hash. Exact vs Bloom: assumed to intersect (different hash
-   * schemes). Bloom vs Bloom: parameters that differ (number of items, probability, bit count
-   * or bitmap length) cannot be compared and count as intersecting; otherwise the filters are
-   * conservatively taken to intersect when their bitmaps share any set bit (a superset of the
-   * split-block might-intersect test).
+   * Whether two key filters may share a key, with the reason; empty when they cannot. Decided by
+   * {@link KeyFilters#intersect}: Exact vs Exact: a shared hash. Exact vs Bloom: assumed to
+   * intersect (different hash schemes). Bloom vs Bloom: parameters that differ (number of items,
+   * probability, bit count or bitmap length) cannot be compared and count as intersecting;
+   * otherwise the split-block might-intersect test.
+   *
+   * <p>One exception is kept from before the split-block test existed: two Bloom filters with
+   * equal parameters whose bitmaps are empty or not whole 32-byte blocks (not split-block bitmaps)
+   * are compared conservatively by whether they share any set bit, rather than being rejected.
    */
   static java.util.Optional<String> intersection(KeyExistenceFilter a, KeyExistenceFilter b) {
-    if (a instanceof KeyExistenceFilter.Exact ea && b instanceof KeyExistenceFilter.Exact eb) {
-      Set<Long> mine = new HashSet<>(ea.keyHashes());
-      for (Long h : eb.keyHashes()) {
-        if (mine.contains(h)) {
-          return java.util.Optional.of("both inserted a key with hash " + Long.toHexString(h));
-        }
-      }
-      return java.util.Optional.empty();
-    }
-    if (a instanceof KeyExistenceFilter.Bloom ba && b instanceof KeyExistenceFilter.Bloom bb) {
-      long itemsA = ba.numberOfItems() == 0 ? KeyExistenceFilter.DEFAULT_NUMBER_OF_ITEMS : ba.numberOfItems();
-      long itemsB = bb.numberOfItems() == 0 ? KeyExistenceFilter.DEFAULT_NUMBER_OF_ITEMS : bb.numberOfItems();
-      double pA = ba.probability() == 0 ? KeyExistenceFilter.DEFAULT_PROBABILITY : ba.probability();
-      double pB = bb.probability() == 0 ? KeyExistenceFilter.DEFAULT_PROBABILITY : bb.probability();
-      if (itemsA != itemsB || Math.abs(pA - pB) > PROBABILITY_EPSILON
-          || ba.numBits() != bb.numBits() || ba.bitmap().size() != bb.bitmap().size()) {
-        return java.util.Optional.of("their Bloom filters have different parameters and cannot be compared");
+    if (a instanceof KeyExistenceFilter.Bloom ba && b instanceof KeyExistenceFilter.Bloom bb
+        && ba.bitmap().size() == bb.bitmap().size()
+        && (ba.bitmap().isEmpty() || ba.bitmap().size() % SplitBlockBloomFilter.BLOCK_BYTES != 0)) {
+      if (!KeyFilters.sameParameters(ba, bb)) {
+        return java.util.Optional.of(
+            "their Bloom filters have different parameters and cannot be compared");
       }
       for (int i = 0; i < ba.bitmap().size(); i++) {
         if ((ba.bitmap().byteAt(i) & bb.bitmap().byteAt(i)) != 0) {
@@ -71,6 +60,7 @@ public record KeyAssertion(List<Ref> keyFields, KeyExistenceFilter filter) {
       }
       return java.util.Optional.empty();
     }
-    return java.util.Optional.of("an exact key set cannot be compared with a Bloom filter");
+    KeyFilters.Intersection result = KeyFilters.intersect(a, b);
+    return result.conflicts() ? java.util.Optional.of(result.reason()) : java.util.Optional.empty();
   }
 }

@@ -1,0 +1,180 @@
+package dev.lancet.table.keys;
+
+import dev.lancet.core.action.KeyExistenceFilter;
+import dev.lancet.core.keys.KeyHasher;
+import dev.lancet.core.keys.SplitBlockBloomFilter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.TreeSet;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.UInt1Vector;
+import org.apache.arrow.vector.UInt2Vector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+
+/**
+ * Builds a {@link KeyExistenceFilter} from Arrow key columns (v2-semantics §4.4).
+ *
+ * <p>Each row's key is the values of the key columns in that row, encoded and hashed by
+ * {@link KeyHasher}: one column gives a scalar key, several give a composite key. A row with a
+ * null in any key column has no key and is skipped. Supported column types: Utf8 / LargeUtf8,
+ * Int8–Int64 (widened to i64), UInt8–UInt64 (zero-extended to u64), Binary / LargeBinary and
+ * FixedSizeBinary.
+ *
+ * <p>The result is an exact set of the distinct key hashes (sorted ascending) when there are at
+ * most {@code exactThreshold} of them (default 10,000), otherwise a split-block Bloom filter with
+ * the default sizing (8192 items at 0.00057). The sizing is fixed rather than fitted to the key
+ * count because Bloom filters of different sizing cannot be compared and so always conflict; a
+ * filter holding more keys than it was sized for has a higher false-positive rate (more spurious
+ * conflicts), never false negatives.
+ *
+ * <p>Batches may be added one after another; the builder is not thread-safe.
+ */
+public final class KeyFilterBuilder {
+
+  /** The default largest number of distinct keys kept as an exact set. */
+  public static final int DEFAULT_EXACT_THRESHOLD = 10_000;
+
+  private final int exactThreshold;
+  private TreeSet<Long> exact = new TreeSet<>();
+  private SplitBlockBloomFilter bloom;
+
+  public KeyFilterBuilder() {
+    this(DEFAULT_EXACT_THRESHOLD);
+  }
+
+  public KeyFilterBuilder(int exactThreshold) {
+    if (exactThreshold < 0) {
+      throw new IllegalArgumentException("exactThreshold must not be negative: " + exactThreshold);
+    }
+    this.exactThreshold = exactThreshold;
+  }
+
+  /** The filter over the keys of the given columns, with the default threshold. */
+  public static KeyExistenceFilter build(List<? extends FieldVector> keyColumns) {
+    return new KeyFilterBuilder().add(keyColumns).build();
+  }
+
+  /**
+   * Adds the keys of one batch: the key columns in key order, all of the same value count.
+   *
+   * @throws IllegalArgumentException when there are no columns, their lengths differ, or a column
+   *     type is not supported
+   */
+  public KeyFilterBuilder add(List<? extends FieldVector> keyColumns) {
+    if (keyColumns.isEmpty()) {
+      throw new IllegalArgumentException("at least one key column is required");
+    }
+    int rows = keyColumns.get(0).getValueCount();
+    for (FieldVector v : keyColumns) {
+      if (v.getValueCount() != rows) {
+        throw new IllegalArgumentException("key columns differ in length: " + rows + " vs "
+            + v.getValueCount() + " (" + v.getName() + ")");
+      }
+      checkSupported(v);
+    }
+    List<byte[]> parts = new ArrayList<>(keyColumns.size());
+    for (int row = 0; row < rows; row++) {
+      parts.clear();
+      for (FieldVector v : keyColumns) {
+        parts.add(encode(v, row));
+      }
+      OptionalLong hash = KeyHasher.hashKey(parts);
+      if (hash.isPresent()) {
+        addHash(hash.getAsLong());
+      }
+    }
+    return this;
+  }
+
+  private void addHash(long hash) {
+    if (bloom != null) {
+      bloom.insert(hash);
+      return;
+    }
+    exact.add(hash);
+    if (exact.size() > exactThreshold) {
+      bloom = SplitBlockBloomFilter.createDefault();
+      for (long h : exact) {
+        bloom.insert(h);
+      }
+      exact = null;
+    }
+  }
+
+  /** The filter over every key added so far. */
+  public KeyExistenceFilter build() {
+    if (bloom != null) {
+      return bloom.toModel();
+    }
+    return new KeyExistenceFilter.Exact(new ArrayList<>(exact));
+  }
+
+  private static void checkSupported(FieldVector v) {
+    if (!(v instanceof VarCharVector || v instanceof LargeVarCharVector
+        || v instanceof TinyIntVector || v instanceof SmallIntVector || v instanceof IntVector
+        || v instanceof BigIntVector || v instanceof UInt1Vector || v instanceof UInt2Vector
+        || v instanceof UInt4Vector || v instanceof UInt8Vector || v instanceof VarBinaryVector
+        || v instanceof LargeVarBinaryVector || v instanceof FixedSizeBinaryVector)) {
+      throw new IllegalArgumentException("unsupported key column type " + v.getField().getType()
+          + " (" + v.getName() + ")");
+    }
+  }
+
+  /** The §4.4 bytes of one value, or null when it is null. */
+  static byte[] encode(FieldVector v, int row) {
+    if (v.isNull(row)) {
+      return null;
+    }
+    if (v instanceof VarCharVector s) {
+      return s.get(row); // UTF-8 bytes as stored
+    }
+    if (v instanceof LargeVarCharVector s) {
+      return s.get(row);
+    }
+    if (v instanceof TinyIntVector i) {
+      return KeyHasher.encodeSigned(i.get(row));
+    }
+    if (v instanceof SmallIntVector i) {
+      return KeyHasher.encodeSigned(i.get(row));
+    }
+    if (v instanceof IntVector i) {
+      return KeyHasher.encodeSigned(i.get(row));
+    }
+    if (v instanceof BigIntVector i) {
+      return KeyHasher.encodeSigned(i.get(row));
+    }
+    if (v instanceof UInt1Vector u) {
+      return KeyHasher.encodeUnsigned(u.get(row) & 0xFFL);
+    }
+    if (v instanceof UInt2Vector u) {
+      return KeyHasher.encodeUnsigned(u.get(row)); // char: already zero-extended
+    }
+    if (v instanceof UInt4Vector u) {
+      return KeyHasher.encodeUnsigned(u.get(row) & 0xFFFFFFFFL);
+    }
+    if (v instanceof UInt8Vector u) {
+      return KeyHasher.encodeUnsigned(u.get(row));
+    }
+    if (v instanceof VarBinaryVector b) {
+      return b.get(row);
+    }
+    if (v instanceof LargeVarBinaryVector b) {
+      return b.get(row);
+    }
+    if (v instanceof FixedSizeBinaryVector b) {
+      return b.get(row);
+    }
+    throw new IllegalArgumentException("unsupported key column type " + v.getField().getType());
+  }
+}
