@@ -80,6 +80,7 @@ public final class CommitCommand implements Callable<Integer> {
         builder.uuid(txn.getUuid());
       }
       txn.getTransactionPropertiesMap().forEach(builder::property);
+      builder.maxRetries(maxRetries);
       result = builder.commit();
     }
     PrintWriter out = spec.commandLine().getOut();

@@ -4,9 +4,9 @@ import dev.lancet.core.action.ActionCodec;
 import dev.lancet.core.action.CompositeOperation;
 import dev.lancet.core.action.UserStep;
 import dev.lancet.core.apply.CompositeApply;
-import dev.lancet.core.commit.CommitConflictException;
+import dev.lancet.core.commit.CommitLoop;
+import dev.lancet.core.commit.CommitPolicy;
 import dev.lancet.core.commit.CommitResult;
-import dev.lancet.core.commit.VersionPublisher;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.core.version.VersionEntry;
@@ -33,8 +33,9 @@ import java.util.function.Consumer;
  *     .commit();
  * }</pre>
  *
- * <p>Until the concurrent commit loop exists, a commit whose read version is no longer the
- * latest fails with a retryable {@link CommitConflictException}.
+ * <p>A commit whose read version is no longer the latest is checked against the versions
+ * committed since and rebased onto the newest one ({@link CommitLoop}); a real conflict is a
+ * {@link dev.lancet.core.commit.ConflictingCommitException}.
  */
 public final class TransactionBuilder {
   private final ObjectStore store;
@@ -43,6 +44,7 @@ public final class TransactionBuilder {
   private final List<UserStep> steps = new ArrayList<>();
   private final Map<String, String> properties = new LinkedHashMap<>();
   private String uuid = UUID.randomUUID().toString();
+  private CommitPolicy policy = CommitPolicy.DEFAULT;
 
   public TransactionBuilder(ObjectStore store, String location, long readVersion) {
     this.store = store;
@@ -76,6 +78,17 @@ public final class TransactionBuilder {
     return this;
   }
 
+  /** How many lost races to retry (default 20). */
+  public TransactionBuilder maxRetries(int retries) {
+    this.policy = policy.withMaxRetries(retries);
+    return this;
+  }
+
+  public TransactionBuilder policy(CommitPolicy commitPolicy) {
+    this.policy = commitPolicy;
+    return this;
+  }
+
   public TransactionBuilder property(String key, String value) {
     properties.put(key, value);
     return this;
@@ -105,25 +118,9 @@ public final class TransactionBuilder {
     return CompositeApply.apply(latest.manifest(), latest.indices(), operation(), readVersion);
   }
 
-  /** Publishes the operation as the next version. */
+  /** Publishes the operation as the next version, rebasing over concurrent commits. */
   public CommitResult commit() {
-    Snapshot latest = latest();
-    if (latest.version() != readVersion) {
-      throw new CommitConflictException(latest.version(), "the transaction read version "
-          + readVersion + " but " + location + " is at version " + latest.version()
-          + "; re-plan against the latest version (the concurrent commit loop will rebase "
-          + "automatically once it exists)");
-    }
-    CompositeApply.Result result = CompositeApply.apply(latest.manifest(), latest.indices(),
-        operation(), readVersion);
-    try {
-      VersionEntry entry = new VersionPublisher(store).publish(result.manifest(), result.indices(),
-          toTransaction(), latest.entry().naming());
-      Snapshot published = Snapshot.load(store, entry);
-      return new CommitResult(entry.version(), uuid, published.manifest(), published.indices(), 1);
-    } catch (IOException e) {
-      throw new UncheckedIOException("committing to " + location, e);
-    }
+    return new CommitLoop(store, policy).commit(operation(), toTransaction());
   }
 
   private Snapshot latest() {
