@@ -2,6 +2,7 @@ package dev.lancet.cli;
 
 import com.google.protobuf.UnknownFieldSet;
 import dev.lancet.format.codec.FragmentCodec;
+import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.pb.ActionProtos;
 import dev.lancet.format.pb.CommonProtos;
 import dev.lancet.format.pb.TableProtos;
@@ -14,9 +15,6 @@ import java.util.Optional;
 
 /** Names and one-line renderings of transactions, their operations and V2 actions. */
 final class Transactions {
-  /** The first field number of the operation oneof. */
-  private static final int FIRST_OPERATION_FIELD = 100;
-
   private Transactions() {}
 
   /**
@@ -24,15 +22,7 @@ final class Transactions {
    * "CompositeOperation"); an arm this build does not know shows its field number.
    */
   static String operationName(Transaction t) {
-    if (t.getOperationCase() != Transaction.OperationCase.OPERATION_NOT_SET) {
-      return camel(t.getOperationCase().name());
-    }
-    for (int number : t.getUnknownFields().asMap().keySet()) {
-      if (number >= FIRST_OPERATION_FIELD && number < 200) {
-        return "unknown operation (field " + number + ")";
-      }
-    }
-    return "no operation";
+    return TransactionFile.operationName(t);
   }
 
   /** A V2 action's arm name ("AddFragment"); an unknown arm shows its field number. */
@@ -59,13 +49,7 @@ final class Transactions {
 
   /** UPPER_SNAKE to UpperCamel: UPDATE_MEM_WAL_STATE to UpdateMemWalState. */
   static String camel(String upperSnake) {
-    StringBuilder sb = new StringBuilder();
-    for (String part : upperSnake.split("_")) {
-      if (!part.isEmpty()) {
-        sb.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
-      }
-    }
-    return sb.toString();
+    return TransactionFile.upperCamel(upperSnake);
   }
 
   /** A short summary of what the transaction did, for one row of {@code lancet log}. */

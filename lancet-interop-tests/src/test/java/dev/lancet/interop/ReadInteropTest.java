@@ -155,19 +155,10 @@ class ReadInteropTest {
         LanceOracle.TransactionView lt = lance.transaction().get();
         assertThat(txn.get().getReadVersion()).isEqualTo(lt.readVersion());
         assertThat(txn.get().getUuid()).isEqualTo(lt.uuid());
-        assertThat(operationName(txn.get()).toLowerCase()).isEqualTo(lt.operation().toLowerCase());
+        assertThat(dev.lancet.format.layout.TransactionFile.operationName(txn.get()).toLowerCase()).isEqualTo(lt.operation().toLowerCase());
         assertThat(txn.get().getTransactionPropertiesMap()).isEqualTo(lt.properties());
       }
     }
-  }
-
-  static String operationName(TransactionProtos.Transaction txn) {
-    String snake = txn.getOperationCase().name().toLowerCase();
-    StringBuilder sb = new StringBuilder();
-    for (String part : snake.split("_")) {
-      sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
-    }
-    return sb.toString();
   }
 
   private static void compareFields(List<Field> ours, List<FieldView> lance) {

@@ -42,6 +42,36 @@ public final class TransactionFile {
     }
   }
 
+  /** The first field number of the Transaction's operation oneof. */
+  private static final int FIRST_OPERATION_FIELD = 100;
+
+  /**
+   * The operation's name as the oneof arm names it ("Append", "UpdateMemWalState",
+   * "CompositeOperation"); an arm this build does not know shows its field number.
+   */
+  public static String operationName(TransactionProtos.Transaction t) {
+    if (t.getOperationCase() != TransactionProtos.Transaction.OperationCase.OPERATION_NOT_SET) {
+      return upperCamel(t.getOperationCase().name());
+    }
+    for (int number : t.getUnknownFields().asMap().keySet()) {
+      if (number >= FIRST_OPERATION_FIELD && number < 200) {
+        return "unknown operation (field " + number + ")";
+      }
+    }
+    return "no operation";
+  }
+
+  /** UPPER_SNAKE to UpperCamel: UPDATE_MEM_WAL_STATE to UpdateMemWalState. */
+  public static String upperCamel(String upperSnake) {
+    StringBuilder sb = new StringBuilder();
+    for (String part : upperSnake.split("_")) {
+      if (!part.isEmpty()) {
+        sb.append(part.charAt(0)).append(part.substring(1).toLowerCase(java.util.Locale.ROOT));
+      }
+    }
+    return sb.toString();
+  }
+
   public static TransactionProtos.Transaction decode(byte[] bytes, String where) {
     return decode(bytes, 0, bytes.length, where);
   }
