@@ -63,7 +63,7 @@ public record AddIndexSegment(
       for (Ref f : coveredFragments.get()) {
         covered.add(state.indexableFragmentId(state.resolveFragment(f), actionName()));
       }
-      bitmap = ApplyState.serialize(covered);
+      bitmap = IndexSegment.fragmentBitmapOf(covered);
     }
     OptionalInt baseId = base.isPresent() ? OptionalInt.of(state.resolveBase(base.get())) : OptionalInt.empty();
     long version = datasetVersion.orElse(state.readVersion());

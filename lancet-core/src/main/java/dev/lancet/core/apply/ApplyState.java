@@ -17,7 +17,6 @@ import dev.lancet.format.model.Manifest;
 import dev.lancet.format.model.StoredSequence;
 import dev.lancet.format.pb.RowIdProtos;
 import dev.lancet.format.pb.TableProtos;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -619,19 +618,7 @@ public final class ApplyState {
     for (long id : remove) {
       bitmap.remove(indexableFragmentId(id, "AdjustIndexCoverage"));
     }
-    indices.set(i, withBitmap(s, bitmap));
-  }
-
-  static IndexSegment withBitmap(IndexSegment s, RoaringBitmap bitmap) {
-    return new IndexSegment(s.uuid(), s.fields(), s.name(), s.datasetVersion(), serialize(bitmap),
-        s.indexDetails(), s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.unknownFields());
-  }
-
-  public static ByteString serialize(RoaringBitmap bitmap) {
-    bitmap.runOptimize();
-    ByteBuffer buf = ByteBuffer.allocate(bitmap.serializedSizeInBytes());
-    bitmap.serialize(buf);
-    return ByteString.copyFrom(buf.array());
+    indices.set(i, s.withFragmentBitmap(bitmap));
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.lancet.core.apply;
 
-import com.google.protobuf.ByteString;
 import dev.lancet.core.action.Action;
 import dev.lancet.core.action.CompositeOperation;
 import dev.lancet.core.action.UserStep;
@@ -252,7 +251,7 @@ public final class CompositeApply {
           }
         }
       }
-      out.add(changed ? ApplyState.withBitmap(s, bitmap) : s);
+      out.add(changed ? s.withFragmentBitmap(bitmap) : s);
     }
     return out;
   }

@@ -53,6 +53,12 @@ public record IndexSegment(
     Objects.requireNonNull(unknownFields, "unknownFields");
   }
 
+  /** This segment covering the fragments in {@code bitmap}. */
+  public IndexSegment withFragmentBitmap(org.roaringbitmap.RoaringBitmap bitmap) {
+    return new IndexSegment(uuid, fields, name, datasetVersion, fragmentBitmapOf(bitmap), indexDetails,
+        indexVersion, createdAt, baseId, files, unknownFields);
+  }
+
   /** The covered fragment ids, or empty when the segment does not record its coverage. */
   public Optional<ImmutableRoaringBitmap> coveredFragments() {
     if (fragmentBitmap.isEmpty()) {
@@ -74,7 +80,8 @@ public record IndexSegment(
     return indexDetails.map(Any::getTypeUrl).orElse("");
   }
 
-  static ByteString serialize(org.roaringbitmap.RoaringBitmap bitmap) {
+  /** Encodes a bitmap of fragment ids the way Lance stores {@code fragment_bitmap}. */
+  public static ByteString fragmentBitmapOf(org.roaringbitmap.RoaringBitmap bitmap) {
     bitmap.runOptimize();
     ByteBuffer buf = ByteBuffer.allocate(bitmap.serializedSizeInBytes());
     bitmap.serialize(buf);
@@ -87,7 +94,7 @@ public record IndexSegment(
     for (long id : fragmentIds) {
       bitmap.add((int) id);
     }
-    return serialize(bitmap);
+    return fragmentBitmapOf(bitmap);
   }
 
 }
