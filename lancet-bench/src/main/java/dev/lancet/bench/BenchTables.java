@@ -158,7 +158,7 @@ public final class BenchTables {
     Manifest m2 = m1.toBuilder().version(2).fragments(fragments).build();
     try (LocalObjectStore store = new LocalObjectStore(dir)) {
       VersionEntry published =
-          new VersionPublisher(store).publish(m2, v1.indices(), txn, v1.entry().naming());
+          new VersionPublisher(store).publish(m2, v1.indices(), txn, v1.entry().naming()).entry();
       if (published.version() != 2) {
         throw new IllegalStateException("published version " + published.version() + ", not 2");
       }

@@ -11,7 +11,6 @@ import dev.lancet.core.version.Versions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A Lance table at a location: the entry point for reading its versions. Every read goes
@@ -56,11 +55,7 @@ public final class Table implements AutoCloseable {
   /** The newest version. */
   public Snapshot latest() {
     try {
-      Optional<VersionEntry> entry = Versions.latest(store);
-      if (entry.isEmpty()) {
-        throw new VersionNotFoundException("the table at " + location + " has no versions");
-      }
-      return Snapshot.load(store, entry.get());
+      return Snapshot.latest(store, location);
     } catch (IOException e) {
       throw new UncheckedIOException("reading the latest version of " + location, e);
     }

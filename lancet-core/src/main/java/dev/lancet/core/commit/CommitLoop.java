@@ -8,9 +8,9 @@ import dev.lancet.core.conflict.Conflicts;
 import dev.lancet.core.conflict.Footprint;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.version.Snapshot;
-import dev.lancet.core.version.VersionEntry;
 import dev.lancet.core.version.VersionNotFoundException;
 import dev.lancet.core.version.Versions;
+import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,10 +31,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CommitLoop {
   private final ObjectStore store;
+  private final String location;
   private final CommitPolicy policy;
 
-  public CommitLoop(ObjectStore store, CommitPolicy policy) {
+  public CommitLoop(ObjectStore store, String location, CommitPolicy policy) {
     this.store = store;
+    this.location = location;
     this.policy = policy;
   }
 
@@ -46,7 +48,7 @@ public final class CommitLoop {
     while (true) {
       attempts++;
       try {
-        Snapshot latest = latest();
+        Snapshot latest = Snapshot.latest(store, location);
         if (latest.version() < txn.getReadVersion()) {
           throw new VersionNotFoundException("the transaction read version " + txn.getReadVersion()
               + ", which is newer than the latest version " + latest.version());
@@ -57,11 +59,10 @@ public final class CommitLoop {
         }
         CompositeApply.Result result = CompositeApply.apply(latest.manifest(), latest.indices(), op,
             txn.getReadVersion());
-        VersionEntry entry = new VersionPublisher(store).publish(result.manifest(), result.indices(),
-            txn, latest.entry().naming());
-        Snapshot published = Snapshot.load(store, entry);
-        return new CommitResult(entry.version(), txn.getUuid(), published.manifest(),
-            published.indices(), attempts);
+        VersionPublisher.Published published = new VersionPublisher(store).publish(
+            result.manifest(), result.indices(), txn, latest.entry().naming());
+        return new CommitResult(published.entry().version(), txn.getUuid(), published.manifest(),
+            result.indices(), attempts);
       } catch (ConflictingCommitException e) {
         throw e;
       } catch (CommitConflictException lostRace) {
@@ -98,25 +99,15 @@ public final class CommitLoop {
       case COMPOSITE_OPERATION -> footprint = Footprint.of(ActionCodec.decode(t.getCompositeOperation()));
       // A legacy append adds fragments and rows, nothing else: faithfully, it inserts rows.
       case APPEND -> footprint = Footprint.builder().insertRows().build();
-      default -> throw new ConflictingCommitException(winner.version(), legacyName(t),
-          List.of("it is a legacy " + legacyName(t) + " operation, which this build does not yet "
+      default -> throw new ConflictingCommitException(winner.version(), TransactionFile.operationName(t),
+          List.of("it is a legacy " + TransactionFile.operationName(t) + " operation, which this build does not yet "
               + "check composite operations against (fail closed)"));
     }
     ConflictResult result = Conflicts.check(ours, footprint);
     if (result.conflicts()) {
-      String name = t.getOperationCase() == TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION
-          ? "CompositeOperation" : legacyName(t);
-      throw new ConflictingCommitException(winner.version(), name,
+      throw new ConflictingCommitException(winner.version(), TransactionFile.operationName(t),
           result.collisions().stream().map(Object::toString).toList());
     }
-  }
-
-  private static String legacyName(TransactionProtos.Transaction t) {
-    StringBuilder sb = new StringBuilder();
-    for (String part : t.getOperationCase().name().toLowerCase().split("_")) {
-      sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
-    }
-    return sb.toString();
   }
 
   private void backoff(int attempt) {
@@ -129,14 +120,5 @@ public final class CommitLoop {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while backing off before a retry", e);
     }
-  }
-
-  private Snapshot latest() throws IOException {
-    Optional<VersionEntry> entry = Versions.latest(store);
-    if (entry.isEmpty()) {
-      throw new VersionNotFoundException("the table has no versions; a composite operation "
-          + "changes an existing table and cannot create one");
-    }
-    return Snapshot.load(store, entry.get());
   }
 }

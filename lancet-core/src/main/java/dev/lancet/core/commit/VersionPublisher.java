@@ -25,6 +25,12 @@ import java.util.OptionalLong;
  * {@link CommitConflictException} and nothing it wrote is visible (its .txn file is garbage).
  */
 public final class VersionPublisher {
+  /**
+   * A published version and its manifest as stamped (the section offsets, a detail of the
+   * file layout, are filled in only in the stored bytes).
+   */
+  public record Published(VersionEntry entry, Manifest manifest) {}
+
   private final ObjectStore store;
   private final Clock clock;
 
@@ -41,9 +47,11 @@ public final class VersionPublisher {
    * Stamps and publishes {@code next} as version {@code next.version()} under {@code naming}.
    * Stamping, as Lance does on every commit: timestamp, writer version, feature flags derived
    * from content, the fragment-id high-water mark raised to the ids present, and the
-   * transaction's file name. The transaction is also written inline.
+   * transaction's file name. The transaction is also written inline, unless it is a composite
+   * operation (see {@link #inlineCopy}). Returns the published version and its stamped
+   * manifest, so that callers need not read back what they just wrote.
    */
-  public VersionEntry publish(Manifest next, List<IndexSegment> indices,
+  public Published publish(Manifest next, List<IndexSegment> indices,
       TransactionProtos.Transaction transaction, ManifestNaming naming) throws IOException {
     String txnName = TransactionFile.fileName(transaction.getReadVersion(), transaction.getUuid());
     Manifest stamped = stamp(next, txnName);
@@ -53,9 +61,11 @@ public final class VersionPublisher {
     try {
       store.putIfAbsent(path, bytes);
     } catch (AlreadyExistsException e) {
-      if (landedWith(path, txnName)) {
+      Optional<ManifestFile.Contents> ours = landedWith(path, txnName);
+      if (ours.isPresent()) {
         // An earlier attempt of this very transaction already published it.
-        return new VersionEntry(stamped.version(), path, naming, store.size(path));
+        return new Published(new VersionEntry(stamped.version(), path, naming, ours.get().sizeBytes()),
+            ours.get().manifest());
       }
       throw new CommitConflictException(stamped.version(), "version " + stamped.version()
           + " was committed by another writer first");
@@ -63,7 +73,7 @@ public final class VersionPublisher {
       // The write may or may not have landed: read back before deciding.
       boolean landed;
       try {
-        landed = landedWith(path, txnName);
+        landed = landedWith(path, txnName).isPresent();
       } catch (IOException readBack) {
         e.addSuppressed(readBack);
         throw new CommitStateUnknownException(stamped.version(), transaction.getUuid(),
@@ -79,16 +89,16 @@ public final class VersionPublisher {
       }
     }
     Versions.writeHint(store, stamped.version());
-    return new VersionEntry(stamped.version(), path, naming, bytes.length);
+    return new Published(new VersionEntry(stamped.version(), path, naming, bytes.length), stamped);
   }
 
-  /** True when the manifest at {@code path} exists and was written by this transaction. */
-  private boolean landedWith(String path, String txnName) throws IOException {
+  /** The manifest at {@code path}, when it exists and was written by this transaction. */
+  private Optional<ManifestFile.Contents> landedWith(String path, String txnName) throws IOException {
     if (!store.exists(path)) {
-      return false;
+      return Optional.empty();
     }
     ManifestFile.Contents existing = ManifestFile.read(store.get(path), path);
-    return existing.manifest().transactionFile().equals(txnName);
+    return existing.manifest().transactionFile().equals(txnName) ? Optional.of(existing) : Optional.empty();
   }
 
   /**

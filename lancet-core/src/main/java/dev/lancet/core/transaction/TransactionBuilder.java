@@ -9,8 +9,6 @@ import dev.lancet.core.commit.CommitPolicy;
 import dev.lancet.core.commit.CommitResult;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.version.Snapshot;
-import dev.lancet.core.version.VersionEntry;
-import dev.lancet.core.version.Versions;
 import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -120,17 +117,12 @@ public final class TransactionBuilder {
 
   /** Publishes the operation as the next version, rebasing over concurrent commits. */
   public CommitResult commit() {
-    return new CommitLoop(store, policy).commit(operation(), toTransaction());
+    return new CommitLoop(store, location, policy).commit(operation(), toTransaction());
   }
 
   private Snapshot latest() {
     try {
-      Optional<VersionEntry> entry = Versions.latest(store);
-      if (entry.isEmpty()) {
-        throw new dev.lancet.core.version.VersionNotFoundException("the table at " + location
-            + " has no versions; a composite operation changes an existing table and cannot create one");
-      }
-      return Snapshot.load(store, entry.get());
+      return Snapshot.latest(store, location);
     } catch (IOException e) {
       throw new UncheckedIOException("reading the latest version of " + location, e);
     }

@@ -30,6 +30,15 @@ public final class Snapshot {
     this.contents = contents;
   }
 
+  /** The newest version of the table at {@code location}; an error when it has none. */
+  public static Snapshot latest(ObjectStore store, String location) throws IOException {
+    Optional<VersionEntry> entry = Versions.latest(store);
+    if (entry.isEmpty()) {
+      throw new VersionNotFoundException("the table at " + location + " has no versions");
+    }
+    return load(store, entry.get());
+  }
+
   /** Reads, decodes and validates the manifest of {@code entry}. */
   public static Snapshot load(ObjectStore store, VersionEntry entry) throws IOException {
     byte[] bytes = store.get(entry.path());
