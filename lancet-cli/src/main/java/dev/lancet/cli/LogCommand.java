@@ -64,15 +64,11 @@ public final class LogCommand implements Callable<Integer> {
     if (limit != null && limit < 1) {
       throw new ParameterException(spec.commandLine(), "--limit must be at least 1, not " + limit);
     }
-    List<Entry> entries = new ArrayList<>();
+    List<Entry> entries;
     try (Table table = Table.open(location)) {
-      List<VersionEntry> versions = new ArrayList<>(table.versions());
-      if (versions.isEmpty()) {
+      entries = newestFirst(table, limit == null ? Integer.MAX_VALUE : limit);
+      if (entries.isEmpty()) {
         throw new CliException("the table at " + location + " has no versions in _versions/");
-      }
-      int shown = limit == null ? versions.size() : Math.min(limit, versions.size());
-      for (int i = versions.size() - 1; i >= versions.size() - shown; i--) {
-        entries.add(read(table, versions.get(i)));
       }
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -109,12 +105,17 @@ public final class LogCommand implements Callable<Integer> {
 
   /** Prints every version of {@code table}, newest first, as the text table. */
   static void printAll(PrintWriter out, Table table) {
-    List<Entry> entries = new ArrayList<>();
+    printTable(out, newestFirst(table, Integer.MAX_VALUE));
+  }
+
+  /** Up to {@code limit} versions, newest first, each read with {@link #read}. */
+  private static List<Entry> newestFirst(Table table, int limit) {
     List<VersionEntry> versions = table.versions();
-    for (int i = versions.size() - 1; i >= 0; i--) {
+    List<Entry> entries = new ArrayList<>();
+    for (int i = versions.size() - 1; i >= 0 && entries.size() < limit; i--) {
       entries.add(read(table, versions.get(i)));
     }
-    printTable(out, entries);
+    return entries;
   }
 
   private static void printTable(PrintWriter out, List<Entry> entries) {
