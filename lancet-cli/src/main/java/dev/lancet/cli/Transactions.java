@@ -1,7 +1,9 @@
 package dev.lancet.cli;
 
 import com.google.protobuf.UnknownFieldSet;
+import dev.lancet.format.FormatException;
 import dev.lancet.format.codec.FragmentCodec;
+import dev.lancet.format.deletion.PortableRoaring;
 import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.pb.ActionProtos;
 import dev.lancet.format.pb.CommonProtos;
@@ -172,6 +174,15 @@ final class Transactions {
     return (m.getReplace() ? "replace " : "") + "{" + String.join(", ", entries) + "}";
   }
 
+  /** How many rows a RelocateRows moves, or why its bitmap cannot be read. */
+  static String relocatedRows(ActionProtos.RelocateRows r) {
+    try {
+      return Long.toString(PortableRoaring.read(r.getRows().toByteArray(), "RelocateRows.rows").getLongCardinality());
+    } catch (FormatException e) {
+      return "unreadable (" + e.defect() + ")";
+    }
+  }
+
   /** One line per V2 action: its arm name and the ids it touches. */
   static String action(ActionProtos.Action a) {
     String name = actionName(a);
@@ -207,6 +218,8 @@ final class Transactions {
       case CONFIG_UPDATE -> configUpdate(a.getConfigUpdate());
       case ADD_OVERLAYS -> "fragment=" + Formats.ref(a.getAddOverlays().getFragment())
           + " overlays=" + a.getAddOverlays().getOverlaysCount();
+      case RELOCATE_ROWS -> "fragment=" + Formats.unsigned(a.getRelocateRows().getFragment())
+          + " rows=" + relocatedRows(a.getRelocateRows());
       case REFRESH_ROW_VERSION_METADATA -> "fragments="
           + Formats.unsignedList(a.getRefreshRowVersionMetadata().getFragmentIdsList());
       case UPDATE_COMPACTED_SS_TABLES -> "sstables="

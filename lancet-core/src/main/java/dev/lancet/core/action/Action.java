@@ -13,7 +13,8 @@ public sealed interface Action
     permits AddFragment, AddDataFile, AddField, AddBase, TombstoneFieldData, RemoveFragment,
         SetDeletionFile, ConfigUpdate, AddOverlays, RefreshRowVersionMetadata,
         UpdateCompactedSsTables, DropField, AlterField, AddIndexSegment, RemoveIndexSegment,
-        AdjustIndexCoverage, ResetTable, ReserveFragmentIds, AssertUniqueKeys, ReserveRowIds {
+        AdjustIndexCoverage, ResetTable, ReserveFragmentIds, AssertUniqueKeys, ReserveRowIds,
+        RelocateRows {
 
   /** The action's name in the format's vocabulary ("AddFragment"); used in every error. */
   default String actionName() {

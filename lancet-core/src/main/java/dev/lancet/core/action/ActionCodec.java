@@ -1,11 +1,14 @@
 package dev.lancet.core.action;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnknownFieldSet;
+import dev.lancet.format.FormatException;
 import dev.lancet.format.codec.FragmentCodec;
 import dev.lancet.format.codec.IndexCodec;
 import dev.lancet.format.codec.ManifestCodec;
 import dev.lancet.format.codec.SchemaCodec;
+import dev.lancet.format.deletion.PortableRoaring;
 import dev.lancet.format.model.DataOverlayFile;
 import dev.lancet.format.model.IndexSegment;
 import dev.lancet.format.model.StoredSequence;
@@ -155,6 +158,16 @@ public final class ActionCodec {
       }
       case RESERVE_FRAGMENT_IDS -> new ReserveFragmentIds(
           Integer.toUnsignedLong(check(p.getReserveFragmentIds(), "ReserveFragmentIds").getCount()));
+      case RELOCATE_ROWS -> {
+        ActionProtos.RelocateRows a = check(p.getRelocateRows(), "RelocateRows");
+        try {
+          yield new RelocateRows(a.getFragment(),
+              PortableRoaring.read(a.getRows().toByteArray(), "RelocateRows.rows"));
+        } catch (FormatException e) {
+          throw new InvalidActionException("RelocateRows on fragment " + Long.toUnsignedString(a.getFragment())
+              + ": `rows` is not a portable Roaring bitmap (" + e.defect() + ")");
+        }
+      }
       case ASSERT_UNIQUE_KEYS -> {
         ActionProtos.AssertUniqueKeys a = check(p.getAssertUniqueKeys(), "AssertUniqueKeys");
         require(a.hasFilter(), "AssertUniqueKeys.filter");
@@ -470,6 +483,9 @@ public final class ActionCodec {
     } else if (action instanceof ReserveFragmentIds a) {
       b.setReserveFragmentIds(
         ActionProtos.ReserveFragmentIds.newBuilder().setCount((int) a.count()));
+    } else if (action instanceof RelocateRows a) {
+      b.setRelocateRows(ActionProtos.RelocateRows.newBuilder().setFragment(a.fragment())
+          .setRows(ByteString.copyFrom(PortableRoaring.write(a.rows()))));
     } else if (action instanceof AssertUniqueKeys a) {
       ActionProtos.AssertUniqueKeys.Builder x = ActionProtos.AssertUniqueKeys.newBuilder()
           .setFilter(filter(a.filter()));

@@ -7,6 +7,7 @@ import dev.lancet.format.model.Fragment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Appends overlays (cell-level value replacements) to a fragment, after the ones already
@@ -39,10 +40,13 @@ public record AddOverlays(Ref fragment, List<DataOverlayFile> overlays, boolean 
   /** A partial write of every overlaid field of a committed fragment (newer overlays win). */
   @Override
   public void footprint(FootprintBuilder fp) {
+    RoaringBitmap covered = new RoaringBitmap();
     for (DataOverlayFile o : overlays) {
       for (int field : o.dataFile().fields()) {
         fp.writePart(fragment, field);
       }
+      covered.or(o.coveredOffsets());
     }
+    fp.overlayRows(fragment, covered);
   }
 }

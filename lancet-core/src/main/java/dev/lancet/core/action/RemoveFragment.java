@@ -22,6 +22,7 @@ public record RemoveFragment(Ref fragment, boolean dataChange) implements Action
     if (!state.removeFragment(fragmentId)) {
       throw state.invalid("RemoveFragment targets fragment " + fragmentId + ", which does not exist");
     }
+    state.rowsLeave(fragmentId);
   }
 
   @Override

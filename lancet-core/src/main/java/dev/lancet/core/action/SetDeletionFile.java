@@ -33,6 +33,9 @@ public record SetDeletionFile(long fragment, Optional<DeletionFile> deletionFile
           + target.physicalRows());
     }
     state.putFragment(target.toBuilder().deletionFile(deletionFile).build());
+    if (deletionFile.isPresent()) {
+      state.rowsLeave(fragment);
+    }
   }
 
   /** Deletions commute with column rewrites of the same fragment, not with other deletes. */

@@ -146,6 +146,21 @@ public final class ApplyState {
     return max;
   }
 
+  /** Fragments whose rows this operation deletes (a deletion file set, or the fragment removed). */
+  final Set<Long> rowsLeave = new HashSet<>();
+  /** Fragments with a RelocateRows declaration, and where it was made. */
+  final Map<Long, String> relocationsDeclared = new LinkedHashMap<>();
+
+  /** Notes that rows leave {@code fragment} in this operation (a relocation needs that). */
+  public void rowsLeave(long fragment) {
+    rowsLeave.add(fragment);
+  }
+
+  /** Notes a RelocateRows declaration; assembly checks its rows really leave the fragment. */
+  public void declareRelocation(long fragment) {
+    relocationsDeclared.putIfAbsent(fragment, where);
+  }
+
   void at(String where) {
     this.where = where;
   }

@@ -67,6 +67,14 @@ public final class CompositeApply {
   }
 
   static Result assemble(ApplyState state) {
+    for (Map.Entry<Long, String> declared : state.relocationsDeclared.entrySet()) {
+      if (!state.rowsLeave.contains(declared.getKey())) {
+        throw new ApplyException(declared.getValue(), "RelocateRows declares rows of fragment "
+            + Long.toUnsignedString(declared.getKey()) + " moved, but nothing in this operation "
+            + "removes them from it; add the SetDeletionFile that deletes the moved rows (or the "
+            + "RemoveFragment of the whole fragment)");
+      }
+    }
     Manifest read = state.readManifest();
     long nextRowId = read.nextRowId();
     if (state.usesStableRowIds()) {

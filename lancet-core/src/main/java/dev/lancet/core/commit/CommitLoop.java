@@ -1,16 +1,13 @@
 package dev.lancet.core.commit;
 
-import dev.lancet.core.action.ActionCodec;
 import dev.lancet.core.action.CompositeOperation;
-import dev.lancet.core.apply.CompositeApply;
-import dev.lancet.core.conflict.ConflictResult;
-import dev.lancet.core.conflict.Conflicts;
-import dev.lancet.core.conflict.Footprint;
+import dev.lancet.core.commit.CommitAttempt.Outcome;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.version.Snapshot;
+import dev.lancet.core.version.VersionEntry;
 import dev.lancet.core.version.VersionNotFoundException;
-import dev.lancet.core.version.Versions;
 import dev.lancet.format.layout.TransactionFile;
+import dev.lancet.format.FormatException;
 import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,96 +15,157 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
- * Commits a composite operation against concurrent writers. Each attempt: load only the
- * versions committed since the last check (a winner is checked once, however many attempts),
- * check this transaction's footprint against each, rebase by re-applying the actions to the
- * newest manifest (Local refs re-mint, stamps re-stamp), and publish with put-if-absent. A lost
- * race backs off (jittered, doubling) and tries again within the retry budget and deadline.
+ * Commits a transaction against concurrent writers. Each attempt: load only the versions
+ * committed since the last check (a winner is loaded and checked once, however many
+ * attempts), check the transaction against each, rebase by re-applying it to the newest
+ * manifest (Local refs re-mint, stamps re-stamp), and publish with put-if-absent. A lost race
+ * or a store error backs off (jittered, doubling) and tries again within the retry budget and
+ * the deadline.
  *
- * <p>Concurrent commits this build cannot reason about faithfully fail closed as a conflict:
- * a legacy operation other than Append, or a version whose transaction is missing.
+ * <p>A winner carrying this transaction's own uuid is an earlier attempt (or an earlier
+ * submission) that landed although its outcome was unknown: the commit returns that version
+ * and never publishes the transaction twice.
  */
 public final class CommitLoop {
   private final ObjectStore store;
   private final String location;
   private final CommitPolicy policy;
+  private final Consumer<CommitAttempt> observer;
 
   public CommitLoop(ObjectStore store, String location, CommitPolicy policy) {
+    this(store, location, policy, attempt -> { });
+  }
+
+  public CommitLoop(ObjectStore store, String location, CommitPolicy policy, Consumer<CommitAttempt> observer) {
     this.store = store;
     this.location = location;
     this.policy = policy;
+    this.observer = observer;
   }
 
+  /** Commits a composite operation (its message is {@code txn}). */
   public CommitResult commit(CompositeOperation op, TransactionProtos.Transaction txn) {
-    Footprint ours = Footprint.of(op);
-    long checkedUpTo = txn.getReadVersion();
+    return commit(new CompositeCommit(op, txn));
+  }
+
+  public CommitResult commit(PendingCommit initial) {
+    PendingCommit pending = initial;
+    String uuid = initial.transaction().getUuid();
+    long readVersion = initial.transaction().getReadVersion();
+    long checkedUpTo = readVersion;
     long start = System.nanoTime();
     int attempts = 0;
+    // Set once a publish may have landed without our knowing; cleared when the scan finds out.
+    Optional<Exception> unknownOutcome = Optional.empty();
     while (true) {
       attempts++;
+      long blockedAt = checkedUpTo + 1;
       try {
         Snapshot latest = Snapshot.latest(store, location);
-        if (latest.version() < txn.getReadVersion()) {
-          throw new VersionNotFoundException("the transaction read version " + txn.getReadVersion()
+        if (latest.version() < readVersion) {
+          throw new VersionNotFoundException("the transaction read version " + readVersion
               + ", which is newer than the latest version " + latest.version());
         }
         for (long v = checkedUpTo + 1; v <= latest.version(); v++) {
-          checkAgainst(ours, v == latest.version() ? latest : Snapshot.load(store, Versions.resolve(store, v)));
+          Snapshot winner = v == latest.version() ? latest : loadWinner(latest.entry(), v);
+          TransactionProtos.Transaction theirs = transactionOf(winner);
+          if (theirs.getUuid().equals(uuid)) {
+            // Our own earlier attempt landed: report it, never publish twice.
+            observer.accept(new CommitAttempt(uuid, attempts, Outcome.ALREADY_COMMITTED, v,
+                "an earlier attempt of this transaction published version " + v));
+            return new CommitResult(v, uuid, winner.manifest(), winner.indices(), attempts);
+          }
+          pending = check(pending, v, theirs, attempts);
           checkedUpTo = v;
         }
-        CompositeApply.Result result = CompositeApply.apply(latest.manifest(), latest.indices(), op,
-            txn.getReadVersion());
+        unknownOutcome = Optional.empty();
+        blockedAt = latest.version() + 1;
+        PendingCommit.Rebased next = pending.applyTo(latest);
         VersionPublisher.Published published = new VersionPublisher(store).publish(
-            result.manifest(), result.indices(), txn, latest.entry().naming());
-        return new CommitResult(published.entry().version(), txn.getUuid(), published.manifest(),
-            result.indices(), attempts);
-      } catch (ConflictingCommitException e) {
+            next.manifest(), next.indices(), next.transaction(), latest.entry().naming());
+        long version = published.entry().version();
+        observer.accept(new CommitAttempt(uuid, attempts, Outcome.COMMITTED, version,
+            attempts == 1 ? "published" : "published after " + (attempts - 1) + " retry(ies)"));
+        return new CommitResult(version, uuid, published.manifest(), next.indices(), attempts);
+      } catch (ConflictingCommitException | IncompatibleTransactionException e) {
         throw e;
+      } catch (CommitStateUnknownException e) {
+        // The next attempt's scan reads the version back and finds out whether it is ours.
+        unknownOutcome = Optional.of(e);
+        giveUpOrBackOff(uuid, attempts, start, Outcome.STORE_ERROR, e.version(), e, unknownOutcome);
       } catch (CommitConflictException lostRace) {
-        long elapsed = System.nanoTime() - start;
-        if (attempts > policy.maxRetries() || elapsed > policy.deadline().toNanos()) {
-          throw new RetriesExhaustedException(lostRace.version(), attempts, "gave up after "
-              + attempts + " attempt(s) in " + TimeUnit.NANOSECONDS.toMillis(elapsed) + " ms: "
-              + lostRace.getMessage() + "; raise the retry budget or deadline, or retry later");
-        }
-        backoff(attempts);
-      } catch (IOException e) {
-        throw new UncheckedIOException("committing transaction " + txn.getUuid(), e);
+        giveUpOrBackOff(uuid, attempts, start, Outcome.LOST_RACE, lostRace.version(), lostRace, unknownOutcome);
+      } catch (IOException | UncheckedIOException e) {
+        giveUpOrBackOff(uuid, attempts, start, Outcome.STORE_ERROR, blockedAt, e, unknownOutcome);
       }
     }
   }
 
-  /** Checks our footprint against the transaction that produced {@code winner}. */
-  private static void checkAgainst(Footprint ours, Snapshot winner) {
+  private PendingCommit check(PendingCommit pending, long version, TransactionProtos.Transaction theirs,
+      int attempt) throws IOException {
+    try {
+      return pending.checkAgainst(version, theirs);
+    } catch (ConflictingCommitException e) {
+      observer.accept(new CommitAttempt(pending.transaction().getUuid(), attempt, Outcome.CONFLICT,
+          version, String.join("; ", e.collisions())));
+      throw e;
+    } catch (IncompatibleTransactionException e) {
+      observer.accept(new CommitAttempt(pending.transaction().getUuid(), attempt, Outcome.INCOMPATIBLE,
+          version, String.join("; ", e.reasons())));
+      throw e;
+    }
+  }
+
+  /** A concurrent version, found by the naming scheme of the latest one (no listing). */
+  private Snapshot loadWinner(VersionEntry latest, long version) throws IOException {
+    String path = latest.naming().path(version);
+    return Snapshot.load(store, new VersionEntry(version, path, latest.naming(), -1));
+  }
+
+  /** The transaction that produced {@code winner}; a winner that records none fails closed. */
+  private static TransactionProtos.Transaction transactionOf(Snapshot winner) {
     Optional<TransactionProtos.Transaction> theirs;
     try {
       theirs = winner.transaction();
-    } catch (RuntimeException e) {
+    } catch (FormatException e) {
       throw new ConflictingCommitException(winner.version(), "unreadable transaction",
           List.of("its transaction cannot be read (" + e.getMessage() + "), so this commit "
-              + "cannot be checked against it"));
+              + "cannot be checked against it (fail closed)"));
     }
     if (theirs.isEmpty()) {
       throw new ConflictingCommitException(winner.version(), "no transaction recorded",
-          List.of("it records no transaction, so this commit cannot be checked against it"));
+          List.of("it records no transaction, so this commit cannot be checked against it (fail closed)"));
     }
-    TransactionProtos.Transaction t = theirs.get();
-    Footprint footprint;
-    switch (t.getOperationCase()) {
-      case COMPOSITE_OPERATION -> footprint = Footprint.of(ActionCodec.decode(t.getCompositeOperation()));
-      // A legacy append adds fragments and rows, nothing else: faithfully, it inserts rows.
-      case APPEND -> footprint = Footprint.builder().insertRows().build();
-      default -> throw new ConflictingCommitException(winner.version(), TransactionFile.operationName(t),
-          List.of("it is a legacy " + TransactionFile.operationName(t) + " operation, which this build does not yet "
-              + "check composite operations against (fail closed)"));
+    return theirs.get();
+  }
+
+  private void giveUpOrBackOff(String uuid, int attempts, long start, Outcome outcome, long version,
+      Exception cause, Optional<Exception> unknownOutcome) {
+    long elapsed = System.nanoTime() - start;
+    String why = cause.getMessage();
+    if (attempts > policy.maxRetries() || elapsed > policy.deadline().toNanos()) {
+      String gaveUp = "gave up after " + attempts + " attempt(s) in "
+          + TimeUnit.NANOSECONDS.toMillis(elapsed) + " ms: " + why;
+      observer.accept(new CommitAttempt(uuid, attempts, Outcome.GAVE_UP, version, gaveUp));
+      if (unknownOutcome.isPresent()) {
+        throw new CommitStateUnknownException(version, uuid, gaveUp + "; whether an earlier attempt "
+            + "landed is unknown. Re-submit the same transaction (same uuid and read version): if it "
+            + "landed it is recognised and not committed twice", unknownOutcome.get());
+      }
+      if (cause instanceof CommitConflictException) {
+        throw new RetriesExhaustedException(version, attempts, gaveUp
+            + "; raise the retry budget or deadline, or retry later");
+      }
+      if (cause instanceof IOException) {
+        throw new UncheckedIOException("committing transaction " + uuid + ": " + gaveUp, (IOException) cause);
+      }
+      throw (RuntimeException) cause;
     }
-    ConflictResult result = Conflicts.check(ours, footprint);
-    if (result.conflicts()) {
-      throw new ConflictingCommitException(winner.version(), TransactionFile.operationName(t),
-          result.collisions().stream().map(Object::toString).toList());
-    }
+    observer.accept(new CommitAttempt(uuid, attempts, outcome, version, why));
+    backoff(attempts);
   }
 
   private void backoff(int attempt) {

@@ -61,44 +61,19 @@ public final class VersionPublisher {
     try {
       store.putIfAbsent(path, bytes);
     } catch (AlreadyExistsException e) {
-      Optional<ManifestFile.Contents> ours = landedWith(path, txnName);
-      if (ours.isPresent()) {
-        // An earlier attempt of this very transaction already published it.
-        return new Published(new VersionEntry(stamped.version(), path, naming, ours.get().sizeBytes()),
-            ours.get().manifest());
-      }
+      // Possibly an earlier attempt of this very transaction: the commit loop finds out by uuid
+      // when it loads the winner, so it is not read here a second time.
       throw new CommitConflictException(stamped.version(), "version " + stamped.version()
           + " was committed by another writer first");
     } catch (IOException e) {
-      // The write may or may not have landed: read back before deciding.
-      boolean landed;
-      try {
-        landed = landedWith(path, txnName).isPresent();
-      } catch (IOException readBack) {
-        e.addSuppressed(readBack);
-        throw new CommitStateUnknownException(stamped.version(), transaction.getUuid(),
-            "publishing version " + stamped.version() + " failed (" + e.getMessage() + ") and "
-                + "reading it back failed too; re-submit the same transaction to resolve", e);
-      }
-      if (!landed) {
-        if (store.exists(path)) {
-          throw new CommitConflictException(stamped.version(), "version " + stamped.version()
-              + " was committed by another writer first");
-        }
-        throw e;
-      }
+      // The write may or may not have landed; the commit loop reads the version back (by the
+      // transaction's uuid) on its next attempt.
+      throw new CommitStateUnknownException(stamped.version(), transaction.getUuid(),
+          "publishing version " + stamped.version() + " failed (" + e.getMessage() + "); whether it "
+              + "landed is unknown. Re-submit the same transaction to resolve", e);
     }
     Versions.writeHint(store, stamped.version());
     return new Published(new VersionEntry(stamped.version(), path, naming, bytes.length), stamped);
-  }
-
-  /** The manifest at {@code path}, when it exists and was written by this transaction. */
-  private Optional<ManifestFile.Contents> landedWith(String path, String txnName) throws IOException {
-    if (!store.exists(path)) {
-      return Optional.empty();
-    }
-    ManifestFile.Contents existing = ManifestFile.read(store.get(path), path);
-    return existing.manifest().transactionFile().equals(txnName) ? Optional.of(existing) : Optional.empty();
   }
 
   /**

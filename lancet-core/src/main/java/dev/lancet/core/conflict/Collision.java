@@ -18,7 +18,9 @@ public record Collision(Kind kind, String description) {
     /** Two claims on one index. */
     INDEX_CLAIM,
     /** A uniqueness assertion the other side's inserts may violate. */
-    KEY_ASSERTION
+    KEY_ASSERTION,
+    /** Rows one side overlays and the other moves elsewhere (the overlay would be lost). */
+    RELOCATION
   }
 
   public Collision {

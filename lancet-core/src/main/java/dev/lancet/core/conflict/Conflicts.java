@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The directional conflict check (v2-semantics §4.3–4.5): may {@code committing} land after
@@ -72,12 +73,34 @@ public final class Conflicts {
         ours.collision(theirs).ifPresent(d -> out.add(new Collision(Collision.Kind.INDEX_CLAIM, d)));
       }
     }
+    // Overlaid rows against relocated rows, both ways: the move would copy the old values and
+    // lose the overlay. A plain delete of overlaid rows, or two overlays, do not conflict.
+    relocationLosesOverlay(committing.overlaidRows(), committed.relocatedRows(),
+        "this transaction overlays", "the committed transaction moved them to another fragment")
+        .ifPresent(out::add);
+    relocationLosesOverlay(committed.overlaidRows(), committing.relocatedRows(),
+        "the committed transaction overlaid", "this transaction moves them to another fragment")
+        .ifPresent(out::add);
     // Key assertions (symmetric).
     keyViolation(committing, committed, "this transaction's", "the committed transaction")
         .ifPresent(out::add);
     keyViolation(committed, committing, "the committed transaction's", "this transaction")
         .ifPresent(out::add);
     return new ConflictResult(out);
+  }
+
+  private static Optional<Collision> relocationLosesOverlay(Map<Long, RoaringBitmap> overlaid,
+      Map<Long, RoaringBitmap> relocated, String overlayer, String mover) {
+    for (Map.Entry<Long, RoaringBitmap> o : overlaid.entrySet()) {
+      RoaringBitmap moved = relocated.get(o.getKey());
+      if (moved != null && RoaringBitmap.intersects(o.getValue(), moved)) {
+        RoaringBitmap both = RoaringBitmap.and(o.getValue(), moved);
+        return Optional.of(new Collision(Collision.Kind.RELOCATION, "fragment "
+            + Long.toUnsignedString(o.getKey()) + ": " + overlayer + " " + both.getLongCardinality()
+            + " row(s) (first offset " + Integer.toUnsignedString(both.first()) + ") and " + mover));
+      }
+    }
+    return Optional.empty();
   }
 
   /** Whether {@code asserting}'s key assertions may be violated by {@code inserting}'s rows. */

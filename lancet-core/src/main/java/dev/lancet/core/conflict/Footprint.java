@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * What a composite operation touches, for conflict detection (v2-semantics §4.3, the Gen-C model
@@ -26,6 +27,8 @@ import java.util.Set;
  * @param insertsRows whether the set adds data-change fragments (matters to key assertions)
  * @param keyAssertions uniqueness assertions, in action order
  * @param indexClaims index claims, in action order
+ * @param relocatedRows per committed fragment, the rows the set moves out of it (RelocateRows)
+ * @param overlaidRows per committed fragment, the rows the set overlays with new values
  */
 public record Footprint(
     Map<Coordinate, Mode> claims,
@@ -34,7 +37,9 @@ public record Footprint(
     boolean exclusive,
     boolean insertsRows,
     List<KeyAssertion> keyAssertions,
-    List<IndexClaim> indexClaims) {
+    List<IndexClaim> indexClaims,
+    Map<Long, RoaringBitmap> relocatedRows,
+    Map<Long, RoaringBitmap> overlaidRows) {
 
   public Footprint {
     claims = Collections.unmodifiableMap(new LinkedHashMap<>(claims));
@@ -42,6 +47,15 @@ public record Footprint(
     requiredFragments = Collections.unmodifiableSet(new LinkedHashSet<>(requiredFragments));
     keyAssertions = List.copyOf(keyAssertions);
     indexClaims = List.copyOf(indexClaims);
+    relocatedRows = frozenCopy(relocatedRows);
+    overlaidRows = frozenCopy(overlaidRows);
+  }
+
+  /** Bitmaps are copied in and never handed to code that could change them. */
+  private static Map<Long, RoaringBitmap> frozenCopy(Map<Long, RoaringBitmap> rows) {
+    Map<Long, RoaringBitmap> copy = new LinkedHashMap<>();
+    rows.forEach((f, r) -> copy.put(f, r.clone()));
+    return Collections.unmodifiableMap(copy);
   }
 
   /** Folds every action's footprint, in application order. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Collects one operation's footprint; each action records its contribution through these
@@ -26,6 +27,8 @@ public final class FootprintBuilder {
   private boolean insertsRows;
   private final List<KeyAssertion> keyAssertions = new ArrayList<>();
   private final List<IndexClaim> indexClaims = new ArrayList<>();
+  private final Map<Long, RoaringBitmap> relocatedRows = new LinkedHashMap<>();
+  private final Map<Long, RoaringBitmap> overlaidRows = new LinkedHashMap<>();
 
   public FootprintBuilder() {}
 
@@ -148,6 +151,18 @@ public final class FootprintBuilder {
   }
 
   /** The set adds rows (a data-change fragment). */
+  /** Moves {@code rows} (physical offsets) out of committed {@code fragment} (RelocateRows). */
+  public FootprintBuilder relocate(long fragment, RoaringBitmap rows) {
+    relocatedRows.computeIfAbsent(fragment, f -> new RoaringBitmap()).or(rows);
+    return this;
+  }
+
+  /** Overlays new values on {@code rows} (physical offsets) of {@code fragment}; nothing for a minted one. */
+  public FootprintBuilder overlayRows(Ref fragment, RoaringBitmap rows) {
+    fragment.committedId().ifPresent(f -> overlaidRows.computeIfAbsent(f, x -> new RoaringBitmap()).or(rows));
+    return this;
+  }
+
   public FootprintBuilder insertRows() {
     insertsRows = true;
     return this;
@@ -197,7 +212,7 @@ public final class FootprintBuilder {
 
   public Footprint build() {
     return new Footprint(claims, regions, requiredFragments, exclusive, insertsRows,
-        keyAssertions, indexClaims);
+        keyAssertions, indexClaims, relocatedRows, overlaidRows);
   }
 
   private static Set<Long> committedIds(List<Ref> refs) {

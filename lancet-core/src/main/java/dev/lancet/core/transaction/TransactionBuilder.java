@@ -4,6 +4,7 @@ import dev.lancet.core.action.ActionCodec;
 import dev.lancet.core.action.CompositeOperation;
 import dev.lancet.core.action.UserStep;
 import dev.lancet.core.apply.CompositeApply;
+import dev.lancet.core.commit.CommitAttempt;
 import dev.lancet.core.commit.CommitLoop;
 import dev.lancet.core.commit.CommitPolicy;
 import dev.lancet.core.commit.CommitResult;
@@ -42,6 +43,7 @@ public final class TransactionBuilder {
   private final Map<String, String> properties = new LinkedHashMap<>();
   private String uuid = UUID.randomUUID().toString();
   private CommitPolicy policy = CommitPolicy.DEFAULT;
+  private Consumer<CommitAttempt> observer = attempt -> { };
 
   public TransactionBuilder(ObjectStore store, String location, long readVersion) {
     this.store = store;
@@ -86,6 +88,12 @@ public final class TransactionBuilder {
     return this;
   }
 
+  /** Reports every commit attempt (published, lost race, store error, conflict, gave up). */
+  public TransactionBuilder onAttempt(Consumer<CommitAttempt> attemptObserver) {
+    this.observer = attemptObserver;
+    return this;
+  }
+
   public TransactionBuilder property(String key, String value) {
     properties.put(key, value);
     return this;
@@ -117,7 +125,7 @@ public final class TransactionBuilder {
 
   /** Publishes the operation as the next version, rebasing over concurrent commits. */
   public CommitResult commit() {
-    return new CommitLoop(store, location, policy).commit(operation(), toTransaction());
+    return new CommitLoop(store, location, policy, observer).commit(operation(), toTransaction());
   }
 
   private Snapshot latest() {

@@ -106,7 +106,11 @@ final class ActionArbitraries {
         Combinators.combine(refs().list().ofMinSize(1).ofMaxSize(2),
             Arbitraries.longs().list().ofMaxSize(4).map(KeyExistenceFilter.Exact::new))
             .as(AssertUniqueKeys::new),
-        Arbitraries.longs().between(0, Long.MAX_VALUE).map(ReserveRowIds::new));
+        Arbitraries.longs().between(0, Long.MAX_VALUE).map(ReserveRowIds::new),
+        Combinators.combine(Arbitraries.longs().between(0, 99),
+            Arbitraries.integers().between(0, 100_000).set().ofMinSize(1).ofMaxSize(20))
+            .as((f, rows) -> new RelocateRows(f,
+                org.roaringbitmap.RoaringBitmap.bitmapOf(rows.stream().mapToInt(Integer::intValue).toArray()))));
   }
 
   static Arbitrary<CompositeOperation> operations() {

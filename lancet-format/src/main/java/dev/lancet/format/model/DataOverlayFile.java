@@ -2,8 +2,10 @@ package dev.lancet.format.model;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
+import dev.lancet.format.deletion.PortableRoaring;
 import java.util.List;
 import java.util.Objects;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * New values for some (row offset, field) cells of a fragment. Coverage is either one bitmap
@@ -34,6 +36,19 @@ public record DataOverlayFile(
     Objects.requireNonNull(dataFile, "dataFile");
     Objects.requireNonNull(coverage, "coverage");
     Objects.requireNonNull(unknownFields, "unknownFields");
+  }
+
+  /** Every physical offset the overlay covers, in any field (a malformed bitmap is a FormatException). */
+  public RoaringBitmap coveredOffsets() {
+    String where = "coverage of overlay " + dataFile.path();
+    if (coverage instanceof SharedCoverage s) {
+      return PortableRoaring.read(s.offsetBitmap().toByteArray(), where);
+    }
+    RoaringBitmap all = new RoaringBitmap();
+    for (ByteString b : ((PerFieldCoverage) coverage).offsetBitmaps()) {
+      all.or(PortableRoaring.read(b.toByteArray(), where));
+    }
+    return all;
   }
 
   public DataOverlayFile withCommittedVersion(long version) {
