@@ -109,6 +109,15 @@ public final class Table implements AutoCloseable {
     return new dev.lancet.core.transaction.TransactionBuilder(store, location, latest().version());
   }
 
+  /**
+   * Starts a legacy operation (Append, Delete, Update, ...) planned against the latest version,
+   * committed as a Lance writer would commit it.
+   */
+  public dev.lancet.core.transaction.LegacyTransactionBuilder newLegacyTransaction(
+      dev.lancet.core.operation.LegacyOperation operation) {
+    return new dev.lancet.core.transaction.LegacyTransactionBuilder(store, location, latest().version(), operation);
+  }
+
   @Override
   public void close() {
     store.close();

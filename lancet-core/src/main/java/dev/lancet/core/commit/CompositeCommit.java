@@ -6,16 +6,18 @@ import dev.lancet.core.apply.CompositeApply;
 import dev.lancet.core.conflict.ConflictResult;
 import dev.lancet.core.conflict.Conflicts;
 import dev.lancet.core.conflict.Footprint;
+import dev.lancet.core.conflict.legacy.LegacyConflicts;
+import dev.lancet.core.conflict.legacy.LegacyVerdict;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.pb.TransactionProtos;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * A composite operation being committed. Its footprint is computed once; each winner's
- * footprint is derived from the winner's own actions (or, for a legacy winner, from a
- * faithful lowering), and a rebase re-applies the actions to the newest manifest.
+ * A composite operation being committed. Its footprint is computed once and checked against
+ * each composite winner's footprint; a legacy winner goes through the legacy rules' footprint
+ * route (a faithful lowering of the legacy operation, or a retryable conflict when there is
+ * none). A rebase re-applies the actions to the newest manifest.
  */
 public final class CompositeCommit implements PendingCommit {
   private final CompositeOperation operation;
@@ -35,15 +37,21 @@ public final class CompositeCommit implements PendingCommit {
 
   @Override
   public PendingCommit checkAgainst(long winnerVersion, TransactionProtos.Transaction theirs) {
-    Optional<Footprint> committed = footprintOf(theirs);
     String name = TransactionFile.operationName(theirs);
-    if (committed.isEmpty()) {
-      // Cross-form, fail closed: no faithful footprint for this legacy operation.
-      throw new ConflictingCommitException(winnerVersion, name, List.of("it is a legacy " + name
-          + " operation, which has no faithful footprint to check a composite operation against "
-          + "(fail closed)"));
+    if (theirs.getOperationCase() != TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION) {
+      // Cross-form: the legacy rules' footprint route (a faithful lowering, or fail closed).
+      LegacyVerdict verdict = LegacyConflicts.check(transaction, theirs);
+      switch (verdict.kind()) {
+        case RETRYABLE:
+          throw new ConflictingCommitException(winnerVersion, name, List.of(verdict.reason()));
+        case INCOMPATIBLE:
+          throw new IncompatibleTransactionException(winnerVersion, name, List.of(verdict.reason()));
+        default:
+          return this;
+      }
     }
-    ConflictResult result = Conflicts.check(footprint, committed.get());
+    ConflictResult result = Conflicts.check(footprint,
+        Footprint.of(ActionCodec.decode(theirs.getCompositeOperation())));
     if (result.conflicts()) {
       throw new ConflictingCommitException(winnerVersion, name,
           result.collisions().stream().map(Object::toString).toList());
@@ -56,18 +64,5 @@ public final class CompositeCommit implements PendingCommit {
     CompositeApply.Result result = CompositeApply.apply(latest.manifest(), latest.indices(), operation,
         transaction.getReadVersion());
     return new Rebased(result.manifest(), result.indices(), transaction);
-  }
-
-  /** The footprint of a committed transaction, when it has a faithful one. */
-  static Optional<Footprint> footprintOf(TransactionProtos.Transaction theirs) {
-    switch (theirs.getOperationCase()) {
-      case COMPOSITE_OPERATION:
-        return Optional.of(Footprint.of(ActionCodec.decode(theirs.getCompositeOperation())));
-      case APPEND:
-        // A legacy append adds fragments and rows, nothing else: faithfully, it inserts rows.
-        return Optional.of(Footprint.builder().insertRows().build());
-      default:
-        return Optional.empty();
-    }
   }
 }

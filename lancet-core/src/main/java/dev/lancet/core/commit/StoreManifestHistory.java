@@ -1,0 +1,46 @@
+package dev.lancet.core.commit;
+
+import dev.lancet.core.operation.ManifestHistory;
+import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.version.Snapshot;
+import dev.lancet.core.version.Versions;
+import dev.lancet.format.model.IndexSegment;
+import dev.lancet.format.model.Manifest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Older versions of a table read from its store, each loaded once per commit. */
+public final class StoreManifestHistory implements ManifestHistory {
+  private final ObjectStore store;
+  private final Map<Long, Snapshot> loaded = new HashMap<>();
+
+  public StoreManifestHistory(ObjectStore store) {
+    this.store = store;
+  }
+
+  @Override
+  public Manifest manifestAt(long version) {
+    return snapshot(version).manifest();
+  }
+
+  @Override
+  public List<IndexSegment> indicesAt(long version) {
+    return snapshot(version).indices();
+  }
+
+  private synchronized Snapshot snapshot(long version) {
+    Snapshot s = loaded.get(version);
+    if (s == null) {
+      try {
+        s = Snapshot.load(store, Versions.resolve(store, version));
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading version " + version + " of the table", e);
+      }
+      loaded.put(version, s);
+    }
+    return s;
+  }
+}

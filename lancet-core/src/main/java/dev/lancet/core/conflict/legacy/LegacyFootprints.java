@@ -1,0 +1,190 @@
+package dev.lancet.core.conflict.legacy;
+
+import dev.lancet.core.action.ActionCodec;
+import dev.lancet.core.action.Ref;
+import dev.lancet.core.conflict.Coordinate;
+import dev.lancet.core.conflict.Footprint;
+import dev.lancet.core.conflict.FootprintBuilder;
+import dev.lancet.core.conflict.IndexClaim;
+import dev.lancet.core.conflict.Mode;
+import dev.lancet.core.conflict.Region;
+import dev.lancet.format.codec.IndexCodec;
+import dev.lancet.format.pb.TableProtos;
+import dev.lancet.format.pb.TransactionProtos.Transaction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * The footprint of a transaction for comparison with a composite operation (seed §9.1's
+ * {@code footprint_of}, v2-semantics §5.3), or empty where no faithful footprint exists and the
+ * pair must fail closed.
+ *
+ * <p>A lowering is faithful only if it claims everything the operation's <em>legacy apply</em>
+ * changes. The legacy apply of Delete and Update installs the post-image of each fragment it
+ * names (files, deletion file and overlays as of its read version), so their footprints claim
+ * the whole of each such fragment (a {@link Region.Fragment} write): a concurrent composite that
+ * changed anything in it, which the post-image would silently revert, always collides. Claiming
+ * only the deletion file would be the delta footprint the decision record forbids for a
+ * post-image ("must never claim a delta footprint while applying a post-image").
+ *
+ * <ul>
+ *   <li>Append: inserts rows (minted fragments only).</li>
+ *   <li>Delete: a whole-fragment write per updated fragment; a removal per deleted fragment.</li>
+ *   <li>Update (REWRITE_ROWS only): as Delete, plus inserted rows, the key assertion its
+ *       inserted-key filter makes, and a MemWAL claim when it records compaction progress.
+ *       REWRITE_COLUMNS is left untranslated, as upstream does.</li>
+ *   <li>UpdateBases: base name and location writes, as AddBase; only when every base leaves
+ *       its id to the apply (an explicit id could collide with an id a composite mints).</li>
+ *   <li>CreateIndex: a segment write per removed segment and an index claim per new one, as
+ *       RemoveIndexSegment and AddIndexSegment.</li>
+ *   <li>DataOverlay: partial field writes, as AddOverlays (overlays are appended, never
+ *       replaced).</li>
+ *   <li>DataReplacement: field-data writes in the named fragments, as TombstoneFieldData +
+ *       AddDataFile; not when a replaced file names an uncommitted (negative) field.</li>
+ *   <li>UpdateMemWalState: a MemWAL index claim, as UpdateCompactedSsTables; not when it
+ *       requires index catch-up (a one-way migration no action expresses).</li>
+ *   <li>CompositeOperation: its own footprint; empty if its actions cannot be decoded.</li>
+ *   <li>Overwrite, Rewrite, Merge, Restore, ReserveFragments, Project, UpdateConfig, Clone: none.</li>
+ * </ul>
+ */
+public final class LegacyFootprints {
+  private LegacyFootprints() {}
+
+  public static Optional<Footprint> of(Transaction t) {
+    return whyNotOrFootprint(t).footprint;
+  }
+
+  /** Why {@code t} has no footprint (a short phrase), or "it has one". */
+  public static String whyNot(Transaction t) {
+    return whyNotOrFootprint(t).whyNot;
+  }
+
+  private record Lowering(Optional<Footprint> footprint, String whyNot) {
+    static Lowering of(FootprintBuilder fp) {
+      return new Lowering(Optional.of(fp.build()), "it has one");
+    }
+
+    static Lowering none(String why) {
+      return new Lowering(Optional.empty(), why);
+    }
+  }
+
+  private static Lowering whyNotOrFootprint(Transaction t) {
+    FootprintBuilder fp = Footprint.builder();
+    switch (t.getOperationCase()) {
+      case APPEND:
+        return Lowering.of(fp.insertRows());
+      case DELETE:
+        postImage(fp, t);
+        return Lowering.of(fp);
+      case UPDATE: {
+        Transaction.Update u = t.getUpdate();
+        if (u.getUpdateMode() != Transaction.UpdateMode.REWRITE_ROWS) {
+          return Lowering.none("an Update that rewrites columns in place depends on its read version's files");
+        }
+        postImage(fp, t);
+        if (u.getNewFragmentsCount() > 0) {
+          fp.insertRows();
+        }
+        if (u.hasInsertedRows()) {
+          List<Ref> keys = new ArrayList<>();
+          u.getInsertedRows().getFieldIdsList().forEach(f -> keys.add(Ref.committed(f)));
+          fp.assertUniqueKeys(keys, LegacyOps.filter(u.getInsertedRows()));
+        }
+        if (u.getCompactedSstablesCount() > 0) {
+          fp.rewriteIndex(LegacyOps.MEM_WAL_INDEX);
+        }
+        return Lowering.of(fp);
+      }
+      case UPDATE_BASES:
+        for (TableProtos.BasePath b : t.getUpdateBases().getNewBasesList()) {
+          if (b.getId() != 0) {
+            return Lowering.none("base path id " + Integer.toUnsignedString(b.getId())
+                + " is chosen by the writer and could collide with an id a composite mints");
+          }
+          if (b.hasName()) {
+            fp.write(new Coordinate.BaseName(b.getName()));
+          }
+          fp.write(new Coordinate.BaseLocation(b.getPath()));
+        }
+        return Lowering.of(fp);
+      case CREATE_INDEX:
+        for (TableProtos.IndexMetadata removed : t.getCreateIndex().getRemovedIndicesList()) {
+          try {
+            fp.write(new Coordinate.IndexSegment(IndexCodec.uuidFromProto(removed.getUuid(), "removed index")));
+          } catch (RuntimeException e) {
+            return Lowering.none("removed index '" + removed.getName() + "' has an unreadable uuid");
+          }
+        }
+        for (TableProtos.IndexMetadata idx : t.getCreateIndex().getNewIndicesList()) {
+          List<Ref> fields = new ArrayList<>();
+          idx.getFieldsList().forEach(f -> fields.add(Ref.committed(f)));
+          Optional<List<Ref>> coverage = LegacyOps.fragmentBitmap(idx).map(LegacyFootprints::refs);
+          fp.buildIndex(idx.getName(), new IndexClaim.Identity(fields,
+              idx.hasIndexDetails() ? Optional.of(idx.getIndexDetails()) : Optional.empty(),
+              idx.hasIndexVersion() ? idx.getIndexVersion() : 0), coverage);
+        }
+        return Lowering.of(fp);
+      case DATA_OVERLAY:
+        for (Transaction.DataOverlayGroup g : t.getDataOverlay().getGroupsList()) {
+          for (TableProtos.DataOverlayFile o : g.getOverlaysList()) {
+            for (int field : o.getDataFile().getFieldsList()) {
+              fp.writePart(Ref.committed(g.getFragmentId()), field);
+            }
+          }
+        }
+        return Lowering.of(fp);
+      case DATA_REPLACEMENT:
+        for (Transaction.DataReplacementGroup g : t.getDataReplacement().getReplacementsList()) {
+          List<Ref> fields = new ArrayList<>();
+          for (int field : g.getNewFile().getFieldsList()) {
+            if (field < 0) {
+              return Lowering.none("the replacement file for fragment " + Long.toUnsignedString(g.getFragmentId())
+                  + " names field " + field + ", which is not a committed field");
+            }
+            fields.add(Ref.committed(field));
+          }
+          fp.writeFieldData(Ref.committed(g.getFragmentId()), fields);
+        }
+        return Lowering.of(fp);
+      case UPDATE_MEM_WAL_STATE:
+        if (t.getUpdateMemWalState().getRequireIndexCatchup()) {
+          return Lowering.none("requiring index catch-up is a one-way migration no action expresses");
+        }
+        return Lowering.of(fp.rewriteIndex(LegacyOps.MEM_WAL_INDEX));
+      case COMPOSITE_OPERATION:
+        try {
+          return new Lowering(Optional.of(Footprint.of(ActionCodec.decode(t.getCompositeOperation()))), "it has one");
+        } catch (RuntimeException e) {
+          return Lowering.none("its actions cannot be decoded: " + e.getMessage());
+        }
+      case OPERATION_NOT_SET:
+        return Lowering.none("it carries no operation this Lancet knows");
+      default:
+        return Lowering.none("a " + LegacyKind.of(t).map(LegacyKind::operationName).orElse("?")
+            + " is not expressed in actions");
+    }
+  }
+
+  /**
+   * A Delete/Update's legacy apply: each updated fragment is replaced by its post-image (a whole
+   * fragment write) and each removed fragment is removed.
+   */
+  private static void postImage(FootprintBuilder fp, Transaction t) {
+    for (long id : LegacyOps.updatedIds(t)) {
+      fp.write(new Coordinate.FragmentDeletions(id));
+      fp.claimRegion(new Region.Fragment(id), Mode.WRITES);
+    }
+    for (long id : LegacyOps.removedIds(t)) {
+      fp.removeFragment(Ref.committed(id));
+    }
+  }
+
+  private static List<Ref> refs(RoaringBitmap bitmap) {
+    List<Ref> out = new ArrayList<>();
+    bitmap.forEach((int f) -> out.add(Ref.committed(Integer.toUnsignedLong(f))));
+    return out;
+  }
+}

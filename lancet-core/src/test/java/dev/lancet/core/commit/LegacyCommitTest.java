@@ -1,0 +1,175 @@
+package dev.lancet.core.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lancet.core.Table;
+import dev.lancet.core.action.Ref;
+import dev.lancet.core.conflict.legacy.StoreDeletionVectors;
+import dev.lancet.core.operation.Append;
+import dev.lancet.core.operation.Delete;
+import dev.lancet.core.operation.Overwrite;
+import dev.lancet.core.store.LocalObjectStore;
+import dev.lancet.core.transaction.LegacyTransactionBuilder;
+import dev.lancet.core.version.Snapshot;
+import dev.lancet.format.codec.FragmentCodec;
+import dev.lancet.format.deletion.DeletionVector;
+import dev.lancet.format.layout.ManifestFile;
+import dev.lancet.format.layout.ManifestNaming;
+import dev.lancet.format.model.DataFile;
+import dev.lancet.format.model.DataStorageFormat;
+import dev.lancet.format.model.DeletionFile;
+import dev.lancet.format.model.Field;
+import dev.lancet.format.model.Fragment;
+import dev.lancet.format.model.Manifest;
+import dev.lancet.format.model.Schema;
+import dev.lancet.format.pb.TransactionProtos;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Legacy operations committed by Lancet against concurrent writers: the legacy pairwise rules,
+ * the row-level rebase of concurrent deletes (real deletion files on disk), and the cross-form
+ * boundary with composite operations.
+ */
+class LegacyCommitTest {
+  private static final Schema SCHEMA =
+      new Schema(List.of(Field.builder(0, "id", "int64").nullable(false).build()), Map.of());
+
+  @TempDir Path dir;
+  LocalObjectStore store;
+  Table table;
+
+  @BeforeEach
+  void createTable() throws Exception {
+    Manifest v1 = Manifest.builder()
+        .version(1)
+        .schema(SCHEMA)
+        .fragments(List.of(fragment(0, 100), fragment(1, 100)))
+        .maxFragmentId(OptionalLong.of(1))
+        .dataFormat(Optional.of(new DataStorageFormat("lance", "2.1")))
+        .build();
+    store = new LocalObjectStore(dir);
+    store.put(ManifestNaming.V2.path(1), ManifestFile.write(v1, List.of(), Optional.empty()));
+    table = Table.open(dir.toString(), store);
+  }
+
+  private static Fragment fragment(long id, long rows) {
+    return Fragment.of(id, rows, List.of(new DataFile("data/" + id + ".lance", List.of(0), List.of(0), 2, 1, 100)));
+  }
+
+  /** A legacy Delete of {@code offsets} in fragment {@code id} of version 1, with its deletion file written. */
+  private LegacyTransactionBuilder deleteRows(long id, int... offsets) throws Exception {
+    DeletionFile file = FragmentCodec.fromProto(
+        new StoreDeletionVectors(store).write(id, 1, DeletionVector.of(offsets)));
+    Fragment updated = fragment(id, 100).toBuilder().deletionFile(Optional.of(file)).build();
+    return table.newLegacyTransaction(new Delete(List.of(updated), List.of(), "id in (...)")).readVersion(1);
+  }
+
+  private DeletionVector deletedRows(Snapshot s, long fragmentId) throws Exception {
+    Fragment f = s.manifest().fragments().stream().filter(x -> x.id() == fragmentId).findFirst().orElseThrow();
+    return new StoreDeletionVectors(store).read(fragmentId, FragmentCodec.toProto(f.deletionFile().orElseThrow()));
+  }
+
+  @Test
+  void aLegacyAppendCommitsInlineAndInItsTransactionFile() throws Exception {
+    CommitResult r = table.newLegacyTransaction(new Append(List.of(fragment(0, 10)))).commit();
+
+    Snapshot v2 = table.latest();
+    assertThat(r.version()).isEqualTo(2);
+    assertThat(v2.manifest().fragments()).extracting(Fragment::id).containsExactly(0L, 1L, 2L);
+    TransactionProtos.Transaction stored = v2.transaction().orElseThrow();
+    assertThat(stored.hasAppend()).isTrue();
+    assertThat(stored.getUuid()).isEqualTo(r.transactionUuid());
+  }
+
+  @Test
+  void concurrentDeletesOfDisjointRowsBothLandWithMergedDeletionVectors() throws Exception {
+    LegacyTransactionBuilder first = deleteRows(0, 1, 2, 3);
+    LegacyTransactionBuilder second = deleteRows(0, 50, 51);
+    first.commit();
+
+    CommitResult r = second.commit();
+
+    Snapshot latest = table.latest();
+    assertThat(r.version()).isEqualTo(3);
+    assertThat(deletedRows(latest, 0).toArray()).containsExactly(1, 2, 3, 50, 51);
+    Fragment f0 = latest.manifest().fragments().get(0);
+    assertThat(f0.deletionFile().orElseThrow().numDeletedRows()).isEqualTo(5);
+    // The rebased transaction is what was stored: it names the merged file.
+    TransactionProtos.Transaction stored = latest.transaction().orElseThrow();
+    assertThat(stored.getDelete().getUpdatedFragments(0).getDeletionFile().getNumDeletedRows()).isEqualTo(5);
+  }
+
+  @Test
+  void concurrentDeletesOfTheSameRowIsARetryableConflictAndNothingIsWritten() throws Exception {
+    LegacyTransactionBuilder first = deleteRows(0, 1, 2, 3);
+    LegacyTransactionBuilder second = deleteRows(0, 3, 4);
+    first.commit();
+
+    assertThatThrownBy(second::commit)
+        .isInstanceOf(ConflictingCommitException.class)
+        .hasMessageContaining("fragment 0");
+    assertThat(table.latest().version()).isEqualTo(2);
+    assertThat(deletedRows(table.latest(), 0).toArray()).containsExactly(1, 2, 3);
+  }
+
+  @Test
+  void deletesOfDifferentFragmentsBothLandUntouched() throws Exception {
+    LegacyTransactionBuilder first = deleteRows(0, 1);
+    LegacyTransactionBuilder second = deleteRows(1, 1);
+    first.commit();
+    second.commit();
+
+    Snapshot latest = table.latest();
+    assertThat(deletedRows(latest, 0).toArray()).containsExactly(1);
+    assertThat(deletedRows(latest, 1).toArray()).containsExactly(1);
+  }
+
+  @Test
+  void anAppendAfterAConcurrentOverwriteIsIncompatible() {
+    LegacyTransactionBuilder append = table.newLegacyTransaction(new Append(List.of(fragment(0, 10)))).readVersion(1);
+    table.newLegacyTransaction(new Overwrite(List.of(fragment(0, 5)), SCHEMA, Map.of(), List.of())).commit();
+
+    assertThatThrownBy(append::commit)
+        .isInstanceOf(IncompatibleTransactionException.class)
+        .satisfies(e -> {
+          IncompatibleTransactionException i = (IncompatibleTransactionException) e;
+          assertThat(i.winnerVersion()).isEqualTo(2);
+          assertThat(i.winnerOperation()).isEqualTo("Overwrite");
+        });
+  }
+
+  @Test
+  void aCompositeCommitRebasesOverALegacyAppendAndALegacyAppendOverAComposite() {
+    var composite = table.newTransaction().readVersion(1).step("append", s -> s.addFragment(0, 5)
+        .addDataFile(Ref.local(0), new DataFile("c.lance", List.of(0), List.of(0), 2, 1, 10), Ref.committed(0)));
+    var legacy = table.newLegacyTransaction(new Append(List.of(fragment(0, 10)))).readVersion(1);
+    legacy.commit();
+    CommitResult c = composite.commit();
+    var legacyAgain = table.newLegacyTransaction(new Append(List.of(fragment(0, 7)))).readVersion(2);
+
+    CommitResult l = legacyAgain.commit();
+
+    assertThat(c.version()).isEqualTo(3);
+    assertThat(l.version()).isEqualTo(4);
+    assertThat(l.manifest().fragments()).hasSize(5);
+  }
+
+  @Test
+  void aCompositeCommitAgainstAConcurrentLegacyOverwriteFailsClosed() {
+    var composite = table.newTransaction().readVersion(1).step("config", s -> s.setConfig("k", "v"));
+    table.newLegacyTransaction(new Overwrite(List.of(fragment(0, 5)), SCHEMA, Map.of(), List.of())).commit();
+
+    assertThatThrownBy(composite::commit)
+        .isInstanceOf(ConflictingCommitException.class)
+        .satisfies(e -> assertThat(((ConflictingCommitException) e).winnerOperation()).isEqualTo("Overwrite"));
+    assertThat(table.latest().version()).isEqualTo(2);
+  }
+}
