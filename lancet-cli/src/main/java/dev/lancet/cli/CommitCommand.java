@@ -4,8 +4,9 @@ import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import dev.lancet.core.Table;
 import dev.lancet.core.action.ActionCodec;
-import dev.lancet.core.action.CompositeOperation;
 import dev.lancet.core.commit.CommitResult;
+import dev.lancet.core.operation.LegacyOperationCodec;
+import dev.lancet.core.transaction.LegacyTransactionBuilder;
 import dev.lancet.core.transaction.OperationJson;
 import dev.lancet.core.transaction.TransactionBuilder;
 import dev.lancet.format.pb.TransactionProtos;
@@ -14,6 +15,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,8 +26,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code lancet commit}: publishes an operation written as protobuf JSON. */
 @Command(name = "commit",
-    description = {"Commit an operation to a table. OP.json is a Transaction or a "
-        + "CompositeOperation in protobuf JSON.",
+    description = {"Commit an operation to a table. OP.json is a Transaction (a composite "
+        + "operation or any of Lance's 16 legacy operations) or a bare CompositeOperation, in "
+        + "protobuf JSON.",
         "Exit codes: 0 committed (prints the new version), 2 invalid input, 3 retryable "
             + "conflict still unresolved, 4 incompatible transaction, 5 commit state unknown."})
 public final class CommitCommand implements Callable<Integer> {
@@ -63,25 +66,24 @@ public final class CommitCommand implements Callable<Integer> {
     }
     String text = Files.readString(file, StandardCharsets.UTF_8);
     TransactionProtos.Transaction txn = OperationJson.parse(text, file.toString());
-    if (txn.getOperationCase() != TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION) {
-      throw new CliException(file + " holds a legacy " + txn.getOperationCase().name().toLowerCase()
-          + " operation; this build of Lancet commits composite operations only");
-    }
-    CompositeOperation op = ActionCodec.decode(txn.getCompositeOperation());
     CommitResult result;
     try (Table table = Table.open(location)) {
-      TransactionBuilder builder = table.newTransaction().steps(op);
-      if (readVersion != null) {
-        builder.readVersion(readVersion);
-      } else if (txn.getReadVersion() != 0) {
-        builder.readVersion(txn.getReadVersion());
+      long planned = readVersion != null ? readVersion
+          : txn.getReadVersion() != 0 ? txn.getReadVersion() : table.latest().version();
+      String uuid = txn.getUuid().isEmpty() ? UUID.randomUUID().toString() : txn.getUuid();
+      if (txn.getOperationCase() == TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION) {
+        TransactionBuilder builder = table.newTransaction()
+            .steps(ActionCodec.decode(txn.getCompositeOperation()))
+            .readVersion(planned).uuid(uuid).maxRetries(maxRetries);
+        txn.getTransactionPropertiesMap().forEach(builder::property);
+        result = builder.commit();
+      } else {
+        // A legacy operation, committed as a Lance writer would (inline and in its .txn file).
+        LegacyTransactionBuilder builder = table.newLegacyTransaction(LegacyOperationCodec.decode(txn))
+            .readVersion(planned).uuid(uuid).maxRetries(maxRetries);
+        txn.getTransactionPropertiesMap().forEach(builder::property);
+        result = builder.commit();
       }
-      if (!txn.getUuid().isEmpty()) {
-        builder.uuid(txn.getUuid());
-      }
-      txn.getTransactionPropertiesMap().forEach(builder::property);
-      builder.maxRetries(maxRetries);
-      result = builder.commit();
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -91,7 +93,8 @@ public final class CommitCommand implements Callable<Integer> {
           .putFields("attempts", Value.newBuilder().setNumberValue(result.attempts()).build()))
           .build()));
     } else {
-      out.println("committed version " + result.version() + " (transaction " + result.transactionUuid() + ")");
+      out.println("committed version " + result.version() + " (transaction " + result.transactionUuid()
+          + ", " + result.attempts() + " attempt(s))");
     }
     out.flush();
     return ExitCodes.OK;

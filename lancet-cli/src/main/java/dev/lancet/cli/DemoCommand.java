@@ -1,46 +1,46 @@
 package dev.lancet.cli;
 
+import static dev.lancet.cli.TextTable.Column.left;
+import static dev.lancet.cli.TextTable.Column.right;
+
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import dev.lancet.core.Table;
-import dev.lancet.core.commit.VersionPublisher;
-import dev.lancet.core.store.LocalObjectStore;
-import dev.lancet.format.codec.SchemaCodec;
-import dev.lancet.format.layout.ManifestNaming;
-import dev.lancet.format.model.DataStorageFormat;
-import dev.lancet.format.model.Field;
-import dev.lancet.format.model.Manifest;
-import dev.lancet.format.model.Schema;
-import dev.lancet.format.pb.CommonProtos;
-import dev.lancet.format.pb.TransactionProtos;
+import dev.lancet.demo.Acknowledged;
+import dev.lancet.demo.AttemptRecord;
+import dev.lancet.demo.Check;
+import dev.lancet.demo.ConcurrentWritersDemo;
+import dev.lancet.demo.DemoReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code lancet demo}: until the concurrent-writers demo lands with the commit loop, this
- * creates a small Lance table with Lancet (an empty table with a schema, then a config
- * commit), or reuses the table already in DIR, and prints its summary and history.
+ * {@code lancet demo [DIR]}: the concurrent-writers demo ({@link ConcurrentWritersDemo}). Creates
+ * a table of real Lance data files, runs seven writers committing Transaction V2 operations at
+ * once, prints every commit attempt, then checks the final table with Lancet and lance-core.
+ * Exits {@link ExitCodes#INTERNAL} when a check fails: that would be a defect in Lancet.
  */
 @Command(name = "demo",
-    description = {"Creates a small Lance table in DIR (default ./demo-table) with Lancet, "
-        + "or reuses the table there, and prints its summary and history.",
-        "(The concurrent-writers demo replaces this once the commit loop exists.)"})
+    description = {"Creates a Lance table of real data files in DIR (default: a new temporary "
+        + "directory) and runs concurrent writers on it: appends with key assertions (one key "
+        + "collision), a column added while appends land, a delete and a column rewrite of one "
+        + "fragment, two deletes of another. Prints every commit attempt, then checks the final "
+        + "table by reading it with Lancet and with lance-core.",
+        "Exit codes: 0 every check passed; 1 a check failed; 2 DIR is not empty."})
 public final class DemoCommand implements Callable<Integer> {
-  static final String PREVIEW_NOTE =
-      "lancet demo: preview (the concurrent-writers demo arrives with the commit loop).";
-
   @Spec
   CommandSpec spec;
 
@@ -48,76 +48,144 @@ public final class DemoCommand implements Callable<Integer> {
   HelpOption help;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "DIR",
-      description = "Where the demo table lives (default: ${DEFAULT-VALUE}).", defaultValue = "demo-table")
-  String dir;
+      description = "An empty or new directory for the table (default: a new temporary directory).")
+  Path dir;
+
+  @Option(names = "--json", description = "Print the attempts and checks as one JSON object.")
+  boolean json;
 
   @Override
   public Integer call() {
+    Path root = tableDirectory();
     PrintWriter out = spec.commandLine().getOut();
-    out.println(PREVIEW_NOTE);
-    Path root = Path.of(dir).toAbsolutePath();
-    if (Files.isDirectory(root.resolve("_versions"))) {
-      out.println("Reusing the table in " + root);
-    } else {
-      if (Files.isDirectory(root) && !isEmpty(root)) {
-        throw new CliException(root + " exists, is not empty and holds no Lance table; "
-            + "name an empty or new directory");
-      }
-      create(root);
-      out.println("Created a Lance table in " + root + " (2 versions)");
+    if (!json) {
+      out.println("Lancet demo: 7 writers commit Transaction V2 operations at once to a new table in " + root);
+      out.println("(v1 schema: id int64 key, value string; v2: " + ConcurrentWritersDemo.FRAGMENTS
+          + " fragments x " + ConcurrentWritersDemo.ROWS_PER_FRAGMENT
+          + " rows, data files written by lance-core's LanceFileWriter)");
+      out.flush();
     }
-    out.println();
-    try (Table table = Table.open(root.toString())) {
-      new ManifestReport(root.toString(), table.latest(), false, false).print(out);
-      out.println();
-      out.println("HISTORY");
-      LogCommand.printAll(out, table);
+    DemoReport report = ConcurrentWritersDemo.run(root);
+    if (json) {
+      out.println(ProtoJson.print(toJson(report)));
+    } else {
+      printText(out, report);
     }
     out.flush();
-    return ExitCodes.OK;
+    return report.passed() ? ExitCodes.OK : ExitCodes.INTERNAL;
   }
 
-  /** Version 1: an Overwrite that creates the schema; version 2: a config update. */
-  static void create(Path root) {
-    try (LocalObjectStore store = new LocalObjectStore(root)) {
-      Schema schema = new Schema(List.of(
-          Field.builder(0, "id", "int64").nullable(false).build(),
-          Field.builder(1, "name", "string").build()), Map.of());
-      Manifest v1 = Manifest.builder()
-          .schema(schema)
-          .version(1)
-          .dataFormat(Optional.of(new DataStorageFormat("lance", "2.1")))
-          .build();
-      TransactionProtos.Transaction create = TransactionProtos.Transaction.newBuilder()
-          .setReadVersion(0)
-          .setUuid(UUID.randomUUID().toString())
-          .setOverwrite(TransactionProtos.Transaction.Overwrite.newBuilder()
-              .addAllSchema(SchemaCodec.fieldsToProto(schema.fields())))
-          .build();
-      VersionPublisher publisher = new VersionPublisher(store);
-      publisher.publish(v1, List.of(), create, ManifestNaming.V2);
+  private Path tableDirectory() {
+    if (dir == null) {
+      try {
+        return Files.createTempDirectory("lancet-demo-").toAbsolutePath();
+      } catch (IOException e) {
+        throw new UncheckedIOException("creating a temporary directory for the demo table", e);
+      }
+    }
+    Path root = dir.toAbsolutePath();
+    if (Files.exists(root) && !Files.isDirectory(root)) {
+      throw new CliException(root + " is a file; name an empty or new directory for the demo table");
+    }
+    if (Files.isDirectory(root)) {
+      try (var s = Files.list(root)) {
+        if (s.findAny().isPresent()) {
+          throw new CliException(root + " is not empty; name an empty or new directory for the demo table");
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("listing " + root, e);
+      }
+    }
+    return root;
+  }
 
-      Map<String, String> config = new HashMap<>();
-      config.put("lancet.demo", "true");
-      Manifest v2 = v1.toBuilder().version(2).config(config).build();
-      TransactionProtos.Transaction configure = TransactionProtos.Transaction.newBuilder()
-          .setReadVersion(1)
-          .setUuid(UUID.randomUUID().toString())
-          .setUpdateConfig(TransactionProtos.Transaction.UpdateConfig.newBuilder()
-              .setConfigUpdates(CommonProtos.UpdateMap.newBuilder().addUpdateEntries(
-                  CommonProtos.UpdateMapEntry.newBuilder().setKey("lancet.demo").setValue("true"))))
-          .build();
-      publisher.publish(v2, List.of(), configure, ManifestNaming.V2);
-    } catch (IOException e) {
-      throw new UncheckedIOException("creating the demo table in " + root, e);
+  private static void printText(PrintWriter out, DemoReport report) {
+    out.println();
+    out.println("COMMIT ATTEMPTS (in the order they happened; a re-plan after a conflict is a new plan)");
+    TextTable attempts = TextTable.of(right("#"), left("WRITER"), left("TXN"), right("PLAN"),
+        left("STEPS").maxWidth(64), right("READ"), right("ATTEMPT"), left("OUTCOME"), right("VERSION"),
+        left("DETAIL").maxWidth(120));
+    for (AttemptRecord a : report.attempts()) {
+      attempts.row(a.sequence(), a.writer(), a.transaction(), a.plan(), String.join("; ", a.steps()),
+          "v" + a.readVersion(), a.attempt(), a.outcome(), "v" + a.version(), a.detail());
+    }
+    attempts.print(out);
+
+    out.println();
+    out.println("HISTORY");
+    try (Table table = Table.open(report.table().toString())) {
+      LogCommand.printAll(out, table);
+    }
+
+    out.println();
+    out.println("CHECKS (the final table v" + report.finalVersion() + ", read by Lancet and by lance-core)");
+    TextTable checks = TextTable.of(left("CHECK").maxWidth(90), left("EXPECTED").maxWidth(50),
+        left("ACTUAL").maxWidth(90), left("RESULT"));
+    for (Check c : report.checks()) {
+      checks.row(c.name(), c.expected(), c.actual(), c.passed() ? "ok" : "FAILED");
+    }
+    checks.print(out);
+    for (String e : report.errors()) {
+      out.println("error: " + e);
+    }
+
+    out.println();
+    long failed = report.checks().stream().filter(c -> !c.passed()).count();
+    String seconds = String.format(Locale.ROOT, "%.1f", report.elapsed().toMillis() / 1000.0);
+    if (report.passed()) {
+      out.println("All " + report.checks().size() + " checks passed in " + seconds + " s. Look around: ./lancet log "
+          + report.table() + " ; ./lancet show-txn " + report.table() + " --version N");
+    } else {
+      out.println(failed + " of " + report.checks().size() + " checks FAILED"
+          + (report.errors().isEmpty() ? "" : ", " + report.errors().size() + " writer error(s)")
+          + " (" + seconds + " s); the table is kept in " + report.table());
     }
   }
 
-  private static boolean isEmpty(Path dir) {
-    try (var s = Files.list(dir)) {
-      return s.findAny().isEmpty();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  private static Value toJson(DemoReport report) {
+    List<Value> attempts = new ArrayList<>();
+    for (AttemptRecord a : report.attempts()) {
+      Struct.Builder o = Struct.newBuilder();
+      o.putFields("sequence", ProtoJson.unsigned(a.sequence()));
+      o.putFields("writer", ProtoJson.string(a.writer()));
+      o.putFields("transaction", ProtoJson.string(a.transaction()));
+      o.putFields("plan", ProtoJson.unsigned(a.plan()));
+      o.putFields("steps", ProtoJson.strings(a.steps()));
+      o.putFields("readVersion", ProtoJson.unsigned(a.readVersion()));
+      o.putFields("attempt", ProtoJson.unsigned(a.attempt()));
+      o.putFields("outcome", ProtoJson.string(a.outcome().name()));
+      o.putFields("version", ProtoJson.unsigned(a.version()));
+      o.putFields("detail", ProtoJson.string(a.detail()));
+      o.putFields("uuid", ProtoJson.string(a.transactionUuid()));
+      attempts.add(ProtoJson.object(o));
     }
+    List<Value> acknowledged = new ArrayList<>();
+    for (Acknowledged k : report.acknowledged()) {
+      Struct.Builder o = Struct.newBuilder();
+      o.putFields("writer", ProtoJson.string(k.writer()));
+      o.putFields("transaction", ProtoJson.string(k.transaction()));
+      o.putFields("uuid", ProtoJson.string(k.transactionUuid()));
+      o.putFields("version", ProtoJson.unsigned(k.version()));
+      acknowledged.add(ProtoJson.object(o));
+    }
+    List<Value> checks = new ArrayList<>();
+    for (Check c : report.checks()) {
+      Struct.Builder o = Struct.newBuilder();
+      o.putFields("name", ProtoJson.string(c.name()));
+      o.putFields("expected", ProtoJson.string(c.expected()));
+      o.putFields("actual", ProtoJson.string(c.actual()));
+      o.putFields("passed", Value.newBuilder().setBoolValue(c.passed()).build());
+      checks.add(ProtoJson.object(o));
+    }
+    Struct.Builder root = Struct.newBuilder();
+    root.putFields("table", ProtoJson.string(report.table().toString()));
+    root.putFields("finalVersion", ProtoJson.unsigned(report.finalVersion()));
+    root.putFields("passed", Value.newBuilder().setBoolValue(report.passed()).build());
+    root.putFields("elapsedMillis", ProtoJson.unsigned(report.elapsed().toMillis()));
+    root.putFields("attempts", ProtoJson.array(attempts));
+    root.putFields("acknowledged", ProtoJson.array(acknowledged));
+    root.putFields("checks", ProtoJson.array(checks));
+    root.putFields("errors", ProtoJson.strings(report.errors()));
+    return ProtoJson.object(root);
   }
 }

@@ -42,7 +42,10 @@ final class ErrorReporting {
       PrintWriter err = cmd.getErr();
       boolean verbose = isVerbose(parsed);
       int code;
-      if (ex instanceof dev.lancet.core.commit.CommitConflictException) {
+      if (ex instanceof dev.lancet.core.commit.IncompatibleTransactionException) {
+        err.println(PREFIX + "incompatible transaction: " + oneLine(describe(ex)));
+        code = ExitCodes.INCOMPATIBLE;
+      } else if (ex instanceof dev.lancet.core.commit.CommitConflictException) {
         err.println(PREFIX + "retryable conflict: " + oneLine(describe(ex)));
         code = ExitCodes.RETRYABLE_CONFLICT;
       } else if (ex instanceof dev.lancet.core.commit.CommitStateUnknownException) {

@@ -25,8 +25,7 @@ class CommitCommandTest {
 
   @BeforeEach
   void createTable() {
-    table = dir.resolve("t");
-    assertThat(Cli.run("demo", table.toString()).exitCode()).isZero();
+    table = TableFixture.createSmallTable(dir.resolve("t"));
   }
 
   private Path write(String name, CompositeOperation op) throws Exception {
@@ -67,7 +66,8 @@ class CommitCommandTest {
 
   @Test
   void aStaleReadVersionExitsThree() throws Exception {
-    Cli.Result r = Cli.run("commit", table.toString(), "--file", write("op.json", setKey("c")).toString(),
+    // Version 2 set lancet.demo; a writer that read version 1 sets it too.
+    Cli.Result r = Cli.run("commit", table.toString(), "--file", write("op.json", setKey("lancet.demo")).toString(),
         "--read-version", "1");
     assertThat(r.exitCode()).isEqualTo(ExitCodes.RETRYABLE_CONFLICT);
     assertThat(r.err()).contains("retryable conflict");
@@ -89,11 +89,45 @@ class CommitCommandTest {
   }
 
   @Test
-  void legacyOperationsAreRefusedForNow() throws Exception {
+  void aLegacyAppendCommitsAsLanceWouldAndIsStoredInline() throws Exception {
     Path file = dir.resolve("legacy.json");
-    Files.writeString(file, "{\"readVersion\": \"2\", \"uuid\": \"x\", \"append\": {}}");
+    Files.writeString(file, "{\"uuid\": \"9d2f0e2c-0000-4000-8000-000000000001\", \"append\": {\"fragments\": [{"
+        + "\"id\": \"0\", \"physicalRows\": \"5\", \"files\": [{\"path\": \"x.lance\", \"fields\": [0], "
+        + "\"columnIndices\": [0], \"fileMajorVersion\": 2, \"fileMinorVersion\": 1}]}]}}");
     Cli.Result r = Cli.run("commit", table.toString(), "--file", file.toString());
-    assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err()).contains("legacy append operation");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).contains("committed version 3").contains("1 attempt(s)");
+    try (Table t = Table.open(table.toString())) {
+      TransactionProtos.Transaction stored = t.latest().transaction().orElseThrow();
+      assertThat(stored.hasAppend()).isTrue();
+      assertThat(stored.getUuid()).isEqualTo("9d2f0e2c-0000-4000-8000-000000000001");
+      assertThat(t.latest().manifest().fragments()).extracting(f -> f.physicalRows()).contains(5L);
+    }
   }
+
+  @Test
+  void aMalformedLegacyOperationExitsTwoAndNamesTheField() throws Exception {
+    Path file = dir.resolve("legacy.json");
+    Files.writeString(file, "{\"readVersion\": \"2\", \"uuid\": \"x\", \"rewrite\": {\"groups\": [{}]}}");
+    Cli.Result r = Cli.run("commit", table.toString(), "--file", file.toString());
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(r.err()).contains("Rewrite");
+    try (Table t = Table.open(table.toString())) {
+      assertThat(t.latest().version()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aLegacyAppendAfterAConcurrentOverwriteExitsFour() throws Exception {
+    Path overwrite = dir.resolve("overwrite.json");
+    Files.writeString(overwrite, "{\"overwrite\": {\"schema\": [{\"name\": \"id\", \"id\": 0, "
+        + "\"parentId\": -1, \"logicalType\": \"int64\", \"type\": \"LEAF\"}]}}");
+    assertThat(Cli.run("commit", table.toString(), "--file", overwrite.toString()).exitCode()).isZero();
+    Path append = dir.resolve("append.json");
+    Files.writeString(append, "{\"readVersion\": \"2\", \"append\": {}}");
+    Cli.Result r = Cli.run("commit", table.toString(), "--file", append.toString());
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.INCOMPATIBLE);
+    assertThat(r.err()).contains("incompatible transaction").contains("Overwrite");
+  }
+
 }

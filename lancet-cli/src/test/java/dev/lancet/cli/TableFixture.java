@@ -2,6 +2,8 @@ package dev.lancet.cli;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.UnknownFieldSet;
+import dev.lancet.core.Table;
+import dev.lancet.core.operation.Overwrite;
 import dev.lancet.core.store.LocalObjectStore;
 import dev.lancet.format.codec.FragmentCodec;
 import dev.lancet.format.codec.SchemaCodec;
@@ -63,6 +65,21 @@ final class TableFixture {
 
   String location() {
     return root.toString();
+  }
+
+  /**
+   * A small table created with Lancet's API: version 1 a legacy Overwrite with columns id and
+   * name, version 2 a composite config update ({@code lancet.demo=true}).
+   */
+  static Path createSmallTable(Path root) {
+    Schema schema = new Schema(List.of(
+        Field.builder(0, "id", "int64").nullable(false).build(),
+        Field.builder(1, "name", "string").build()), Map.of());
+    try (Table table = Table.create(root.toString(), new LocalObjectStore(root),
+        new Overwrite(List.of(), schema, Map.of(), List.of()), new DataStorageFormat("lance", "2.1"))) {
+      table.newTransaction().step("mark as demo", s -> s.setConfig("lancet.demo", "true")).commit();
+    }
+    return root;
   }
 
   static String uuid(long n) {

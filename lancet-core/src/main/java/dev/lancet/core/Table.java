@@ -1,5 +1,11 @@
 package dev.lancet.core;
 
+import dev.lancet.core.commit.CommitConflictException;
+import dev.lancet.core.commit.VersionPublisher;
+import dev.lancet.core.operation.LegacyApply;
+import dev.lancet.core.operation.LegacyOperationCodec;
+import dev.lancet.core.operation.ManifestHistory;
+import dev.lancet.core.operation.Overwrite;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.ObjectStores;
 import dev.lancet.core.version.Snapshot;
@@ -8,9 +14,15 @@ import dev.lancet.core.version.Tags;
 import dev.lancet.core.version.VersionEntry;
 import dev.lancet.core.version.VersionNotFoundException;
 import dev.lancet.core.version.Versions;
+import dev.lancet.format.layout.ManifestNaming;
+import dev.lancet.format.model.DataStorageFormat;
+import dev.lancet.format.model.Manifest;
+import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
  * A Lance table at a location: the entry point for reading its versions. Every read goes
@@ -28,6 +40,42 @@ public final class Table implements AutoCloseable {
   /** Opens the table at a local path, {@code file://} URI or {@code memory://} name. */
   public static Table open(String location) {
     return open(location, ObjectStores.forUri(location));
+  }
+
+  /**
+   * Creates a table as version 1 with a legacy Overwrite, the way Lance creates one (V2 manifest
+   * naming, the transaction inline and in its .txn file), in data storage format
+   * {@code format} (for example {@code new DataStorageFormat("lance", "2.1")}). Fails, writing
+   * nothing, when a table already exists there.
+   */
+  public static Table create(String location, ObjectStore store, Overwrite overwrite,
+      DataStorageFormat format) {
+    try {
+      if (!store.list("_versions/").isEmpty()) {
+        throw new LancetException("a Lance table already exists at " + location + "; open it and "
+            + "commit an Overwrite to replace its content");
+      }
+      // Initial bases belong to the empty table the Overwrite replaces.
+      Manifest empty = Manifest.builder()
+          .version(0)
+          .dataFormat(Optional.of(format))
+          .basePaths(overwrite.initialBases())
+          .build();
+      LegacyApply.Result first = LegacyApply.apply(empty,
+          List.of(), new Overwrite(overwrite.fragments(), overwrite.schema(),
+              overwrite.configUpsertValues(), List.of()),
+          0, ManifestHistory.none());
+      TransactionProtos.Transaction txn =
+          LegacyOperationCodec.encode(overwrite)
+              .setReadVersion(0).setUuid(UUID.randomUUID().toString()).build();
+      new VersionPublisher(store).publish(first.manifest(), first.indices(), txn,
+          ManifestNaming.V2);
+    } catch (CommitConflictException e) {
+      throw new LancetException("another writer created a table at " + location + " first", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("creating a table at " + location, e);
+    }
+    return new Table(location, store);
   }
 
   /** Opens the table whose root the given store addresses. */

@@ -12,6 +12,7 @@ import dev.lancet.interop.lance.LanceFixtures;
 import dev.lancet.interop.lance.LanceOracle;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,9 +77,15 @@ class WriteInteropTest {
   @org.junit.jupiter.api.Test
   void tableCreatedByLancetOpensAndAppendsInLanceCore() throws Exception {
     Path dir = tmp.resolve("created-by-lancet");
-    int code = dev.lancet.cli.Main.commandLine(new java.io.PrintWriter(java.io.Writer.nullWriter()),
-        new java.io.PrintWriter(java.io.Writer.nullWriter())).execute("demo", dir.toString());
-    assertThat(code).isZero();
+    // Created with Lancet's API: a legacy Overwrite, then a composite config update.
+    dev.lancet.format.model.Schema schema = new dev.lancet.format.model.Schema(List.of(
+        dev.lancet.format.model.Field.builder(0, "id", "int64").nullable(false).build(),
+        dev.lancet.format.model.Field.builder(1, "name", "string").build()), Map.of());
+    try (Table created = Table.create(dir.toString(), new dev.lancet.core.store.LocalObjectStore(dir),
+        new dev.lancet.core.operation.Overwrite(List.of(), schema, Map.of(), List.of()),
+        new dev.lancet.format.model.DataStorageFormat("lance", "2.1"))) {
+      created.newTransaction().step("mark", s -> s.setConfig("lancet.demo", "true")).commit();
+    }
 
     LanceOracle.TableSnapshot lance = LanceOracle.snapshot(dir);
     assertThat(lance.version()).isEqualTo(2);

@@ -6,16 +6,19 @@ import dev.lancet.core.conflict.legacy.LegacyVerdict;
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation;
 import dev.lancet.core.conflict.legacy.FragmentStates;
 import dev.lancet.core.conflict.legacy.StoreDeletionVectors;
+import dev.lancet.core.operation.CreateIndex;
 import dev.lancet.core.operation.LegacyApply;
 import dev.lancet.core.operation.LegacyOperation;
 import dev.lancet.core.operation.LegacyOperationCodec;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.layout.TransactionFile;
+import dev.lancet.format.model.IndexSegment;
 import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * A legacy operation being committed. Each winner is checked with the legacy pairwise rules
@@ -82,8 +85,45 @@ public final class LegacyCommit implements PendingCommit {
       txn = rebased.transaction().orElseThrow();
     }
     LegacyOperation op = LegacyOperationCodec.decode(txn);
+    if (op instanceof CreateIndex ci) {
+      CreateIndex pruned = pruneUpdatedFragments(ci, latest.version());
+      if (!pruned.equals(ci)) {
+        op = pruned;
+        txn = LegacyOperationCodec.encodeInto(pruned, txn.toBuilder()).build();
+      }
+    }
     LegacyApply.Result result = LegacyApply.apply(latest.manifest(), latest.indices(), op,
         txn.getReadVersion(), history);
     return new Rebased(result.manifest(), result.indices(), txn);
+  }
+
+  /**
+   * Settles the index obligations of a CreateIndex: fragments whose indexed fields a concurrent
+   * Update rewrote are dropped from the new segments' coverage (the index holds their old
+   * values), as Lance does. Merging concurrent MemWAL progress into a new MemWAL index is not
+   * implemented: that case fails closed as a retryable conflict.
+   */
+  private CreateIndex pruneUpdatedFragments(CreateIndex ci, long latestVersion) {
+    List<IndexSegment> segments = new ArrayList<>(ci.newIndices());
+    for (SecondPhaseObligation o : obligations) {
+      if (o instanceof SecondPhaseObligation.MergeMemWalProgress) {
+        throw new ConflictingCommitException(Math.max(lastWinner, latestVersion), "UpdateMemWalState",
+            List.of("it recorded MemWAL compaction progress that this CreateIndex of the MemWAL index "
+                + "would have to merge, which Lancet does not do yet (fail closed); rebuild the index "
+                + "on the new version"));
+      }
+      if (o instanceof SecondPhaseObligation.PruneUpdatedFieldsFromIndices prune) {
+        for (int i = 0; i < segments.size(); i++) {
+          IndexSegment seg = segments.get(i);
+          boolean overUpdatedField = seg.fields().stream().anyMatch(prune.fields()::contains);
+          if (overUpdatedField && seg.coveredFragments().isPresent()) {
+            RoaringBitmap covered = seg.coveredFragments().get().toRoaringBitmap();
+            prune.fragments().forEach(f -> covered.remove(f.intValue()));
+            segments.set(i, seg.withFragmentBitmap(covered));
+          }
+        }
+      }
+    }
+    return new CreateIndex(segments, ci.removedIndices());
   }
 }

@@ -3,12 +3,15 @@ package dev.lancet.core.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.UnknownFieldSet;
 import dev.lancet.core.Table;
 import dev.lancet.core.action.Ref;
 import dev.lancet.core.conflict.legacy.StoreDeletionVectors;
 import dev.lancet.core.operation.Append;
+import dev.lancet.core.operation.CreateIndex;
 import dev.lancet.core.operation.Delete;
 import dev.lancet.core.operation.Overwrite;
+import dev.lancet.core.operation.Update;
 import dev.lancet.core.store.LocalObjectStore;
 import dev.lancet.core.transaction.LegacyTransactionBuilder;
 import dev.lancet.core.version.Snapshot;
@@ -21,6 +24,7 @@ import dev.lancet.format.model.DataStorageFormat;
 import dev.lancet.format.model.DeletionFile;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
+import dev.lancet.format.model.IndexSegment;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.format.model.Schema;
 import dev.lancet.format.pb.TransactionProtos;
@@ -28,7 +32,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -160,6 +166,29 @@ class LegacyCommitTest {
     assertThat(c.version()).isEqualTo(3);
     assertThat(l.version()).isEqualTo(4);
     assertThat(l.manifest().fragments()).hasSize(5);
+  }
+
+  @Test
+  void aNewIndexDropsFragmentsWhoseIndexedColumnAConcurrentUpdateRewrote() {
+    IndexSegment index = new IndexSegment(UUID.randomUUID(), List.of(0), "id_idx", 1,
+        IndexSegment.fragmentBitmapOf(List.of(0L, 1L)), Optional.empty(), OptionalInt.of(0),
+        OptionalLong.empty(), OptionalInt.empty(), List.of(), UnknownFieldSet.getDefaultInstance());
+    var createIndex = table.newLegacyTransaction(new CreateIndex(List.of(index), List.of())).readVersion(1);
+    Fragment rewritten = Fragment.of(0, 100, List.of(
+        new DataFile("data/0.lance", List.of(-2), List.of(0), 2, 1, 100),
+        new DataFile("data/0-id.lance", List.of(0), List.of(0), 2, 1, 100)));
+    table.newLegacyTransaction(new Update(List.of(), List.of(rewritten), List.of(), List.of(0), List.of(),
+        List.of(), Update.UpdateMode.REWRITE_COLUMNS, Optional.empty(),
+        Map.of(0L, IndexSegment.fragmentBitmapOf(List.of(4L))))).commit();
+
+    CommitResult r = createIndex.commit();
+
+    IndexSegment published = r.indices().stream().filter(i -> i.name().equals("id_idx")).findFirst().orElseThrow();
+    assertThat(published.coveredFragments().orElseThrow().toArray()).containsExactly(1);
+    // What was stored says the same as what was applied.
+    TransactionProtos.Transaction stored = table.latest().transaction().orElseThrow();
+    assertThat(stored.getCreateIndex().getNewIndices(0).getFragmentBitmap())
+        .isEqualTo(IndexSegment.fragmentBitmapOf(List.of(1L)));
   }
 
   @Test
