@@ -60,8 +60,12 @@ public final class CommitLoop {
     int attempts = 0;
     // Set once a publish may have landed without our knowing; cleared when the scan finds out.
     Optional<Exception> unknownOutcome = Optional.empty();
+    // The transaction whose .txn file is written: a retry rewrites it only if a rebase changed it.
+    TransactionProtos.Transaction written = null;
+    VersionPublisher publisher = new VersionPublisher(store);
     while (true) {
       attempts++;
+      long attemptStart = System.nanoTime();
       long blockedAt = checkedUpTo + 1;
       try {
         Snapshot latest = Snapshot.latest(store, location);
@@ -84,7 +88,11 @@ public final class CommitLoop {
         unknownOutcome = Optional.empty();
         blockedAt = latest.version() + 1;
         PendingCommit.Rebased next = pending.applyTo(latest);
-        VersionPublisher.Published published = new VersionPublisher(store).publish(
+        if (!next.transaction().equals(written)) {
+          publisher.writeTransactionFile(next.transaction());
+          written = next.transaction();
+        }
+        VersionPublisher.Published published = publisher.publishManifest(
             next.manifest(), next.indices(), next.transaction(), latest.entry().naming());
         long version = published.entry().version();
         observer.accept(new CommitAttempt(uuid, attempts, Outcome.COMMITTED, version,
@@ -95,11 +103,14 @@ public final class CommitLoop {
       } catch (CommitStateUnknownException e) {
         // The next attempt's scan reads the version back and finds out whether it is ours.
         unknownOutcome = Optional.of(e);
-        giveUpOrBackOff(uuid, attempts, start, Outcome.STORE_ERROR, e.version(), e, unknownOutcome);
+        giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.STORE_ERROR, e.version(), e, unknownOutcome);
       } catch (CommitConflictException lostRace) {
-        giveUpOrBackOff(uuid, attempts, start, Outcome.LOST_RACE, lostRace.version(), lostRace, unknownOutcome);
+        giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.LOST_RACE, lostRace.version(), lostRace,
+            unknownOutcome);
       } catch (IOException | UncheckedIOException e) {
-        giveUpOrBackOff(uuid, attempts, start, Outcome.STORE_ERROR, blockedAt, e, unknownOutcome);
+        // A failed .txn write may have left a partial state: write it again next time.
+        written = null;
+        giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.STORE_ERROR, blockedAt, e, unknownOutcome);
       }
     }
   }
@@ -125,7 +136,10 @@ public final class CommitLoop {
     return Snapshot.load(store, new VersionEntry(version, path, latest.naming(), -1));
   }
 
-  /** The transaction that produced {@code winner}; a winner that records none fails closed. */
+  /**
+   * The transaction that produced {@code winner}; one that records none, or one this build
+   * cannot read or does not know, fails closed (naming the version and its file).
+   */
   private static TransactionProtos.Transaction transactionOf(Snapshot winner) {
     Optional<TransactionProtos.Transaction> theirs;
     try {
@@ -139,11 +153,25 @@ public final class CommitLoop {
       throw new ConflictingCommitException(winner.version(), "no transaction recorded",
           List.of("it records no transaction, so this commit cannot be checked against it (fail closed)"));
     }
+    if (theirs.get().getOperationCase() == TransactionProtos.Transaction.OperationCase.OPERATION_NOT_SET) {
+      String file = winner.manifest().transactionFile();
+      throw new ConflictingCommitException(winner.version(), "unknown operation",
+          List.of("its transaction " + theirs.get().getUuid() + (file.isEmpty() ? "" : " (_transactions/" + file + ")")
+              + " carries an operation this build does not know (a newer writer's? " + unknownFields(theirs.get())
+              + "), so this commit "
+              + "cannot be checked against it (fail closed); upgrade Lancet, or re-plan on the new version"));
+    }
     return theirs.get();
   }
 
-  private void giveUpOrBackOff(String uuid, int attempts, long start, Outcome outcome, long version,
-      Exception cause, Optional<Exception> unknownOutcome) {
+  private static String unknownFields(TransactionProtos.Transaction t) {
+    List<String> numbers = t.getUnknownFields().asMap().keySet().stream().map(String::valueOf).toList();
+    return numbers.isEmpty() ? "no field this build knows"
+        : (numbers.size() == 1 ? "field " : "fields ") + String.join(", ", numbers);
+  }
+
+  private void giveUpOrBackOff(String uuid, int attempts, long start, long attemptStart, Outcome outcome,
+      long version, Exception cause, Optional<Exception> unknownOutcome) {
     long elapsed = System.nanoTime() - start;
     String why = cause.getMessage();
     if (attempts > policy.maxRetries() || elapsed > policy.deadline().toNanos()) {
@@ -165,15 +193,20 @@ public final class CommitLoop {
       throw (RuntimeException) cause;
     }
     observer.accept(new CommitAttempt(uuid, attempts, outcome, version, why));
-    backoff(attempts);
+    backoff(attempts, System.nanoTime() - attemptStart);
   }
 
-  private void backoff(int attempt) {
-    long unit = Math.max(1, policy.backoffUnit().toMillis());
-    long slots = 1L << Math.min(attempt + 1, 10);
-    long sleep = ThreadLocalRandom.current().nextLong(slots) * unit;
+  /**
+   * Sleeps a random number of slots, doubling with each attempt. A slot is about as long as an
+   * attempt takes (a writer that just lost is unlikely to win again before the winner's next
+   * attempt would land), at least 1 ms and at most the policy's backoff unit.
+   */
+  private void backoff(int attempt, long attemptNanos) {
+    long unitMicros = Math.max(1_000, Math.min(policy.backoffUnit().toNanos() / 1_000, attemptNanos * 11 / 10_000));
+    long slots = 1L << Math.min(attempt, 10);
+    long sleepMicros = ThreadLocalRandom.current().nextLong(slots + 1) * unitMicros;
     try {
-      Thread.sleep(Math.min(sleep, 2_000));
+      TimeUnit.MICROSECONDS.sleep(Math.min(sleepMicros, 2_000_000));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while backing off before a retry", e);

@@ -53,10 +53,25 @@ public final class VersionPublisher {
    */
   public Published publish(Manifest next, List<IndexSegment> indices,
       TransactionProtos.Transaction transaction, ManifestNaming naming) throws IOException {
+    writeTransactionFile(transaction);
+    return publishManifest(next, indices, transaction, naming);
+  }
+
+  /** Writes the transaction's .txn file (the first half of {@link #publish}). */
+  public void writeTransactionFile(TransactionProtos.Transaction transaction) throws IOException {
+    String txnName = TransactionFile.fileName(transaction.getReadVersion(), transaction.getUuid());
+    store.put(TransactionFile.path(txnName), TransactionFile.encode(transaction));
+  }
+
+  /**
+   * Stamps and publishes the manifest (the second half of {@link #publish}); the transaction's
+   * .txn file must already hold exactly {@code transaction}.
+   */
+  public Published publishManifest(Manifest next, List<IndexSegment> indices,
+      TransactionProtos.Transaction transaction, ManifestNaming naming) throws IOException {
     String txnName = TransactionFile.fileName(transaction.getReadVersion(), transaction.getUuid());
     Manifest stamped = stamp(next, txnName);
     byte[] bytes = ManifestFile.write(stamped, indices, inlineCopy(transaction));
-    store.put(TransactionFile.path(txnName), TransactionFile.encode(transaction));
     String path = naming.path(stamped.version());
     try {
       store.putIfAbsent(path, bytes);
@@ -77,16 +92,23 @@ public final class VersionPublisher {
   }
 
   /**
-   * The transaction to embed in the manifest file. A composite operation is written only to
-   * the .txn file: Lance 7.0.0 decodes the inline copy whenever it opens a version, and fails
+   * The transaction to embed in the manifest file. Only Lance's own legacy operations are
+   * inlined; a composite operation is written only to the .txn file: Lance 7.0.0 decodes the inline copy whenever it opens a version, and fails
    * on an operation it does not know ("Transaction message did not contain an operation"),
    * while it reads the .txn file only to check conflicts. So readers keep opening and
    * scanning the table, and a Lance writer that must check against our commit fails closed.
    * See docs/decisions/0001-composite-transactions-in-txn-files.md.
    */
   static Optional<TransactionProtos.Transaction> inlineCopy(TransactionProtos.Transaction txn) {
-    return txn.getOperationCase() == TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION
-        ? Optional.empty() : Optional.of(txn);
+    switch (txn.getOperationCase()) {
+      case COMPOSITE_OPERATION:
+      case OPERATION_NOT_SET:
+        // Not one of Lance's own operations (or one newer than this build's protos, which
+        // parse as unset): inline, it would stop Lance from opening the version at all.
+        return Optional.empty();
+      default:
+        return Optional.of(txn);
+    }
   }
 
   Manifest stamp(Manifest next, String txnName) {

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -22,46 +24,62 @@ public final class Conflicts {
           ? "this transaction replaces the whole table" : "the committed transaction replaced the whole table")
           + ", which conflicts with every concurrent change"));
     }
-    // Our claims against their claims on the same coordinate, and against their regions.
-    for (Map.Entry<Coordinate, Mode> ours : committing.claims().entrySet()) {
-      Coordinate c = ours.getKey();
-      Mode theirMode = committed.claims().get(c);
-      if (theirMode != null && Mode.pairConflicts(ours.getValue(), theirMode)) {
-        out.add(new Collision(Collision.Kind.COORDINATE, c + ": this transaction "
-            + ours.getValue().verb() + " it and the committed transaction " + theirMode.verb() + " it"));
-      }
-      for (Map.Entry<Region, Mode> theirs : committed.regions().entrySet()) {
-        if (theirs.getKey().contains(c) && Mode.pairConflicts(ours.getValue(), theirs.getValue())) {
-          out.add(new Collision(Collision.Kind.REGION, c + ": this transaction "
-              + ours.getValue().verb() + " it and the committed transaction " + theirs.getValue().verb()
-              + " " + theirs.getKey()));
+    // The same coordinate on both sides: look the smaller claim map up in the larger.
+    boolean oursSmaller = committing.claims().size() <= committed.claims().size();
+    Map<Coordinate, Mode> scan = oursSmaller ? committing.claims() : committed.claims();
+    Map<Coordinate, Mode> probe = oursSmaller ? committed.claims() : committing.claims();
+    for (Map.Entry<Coordinate, Mode> e : scan.entrySet()) {
+      Mode other = probe.get(e.getKey());
+      if (other != null) {
+        Mode ours = oursSmaller ? e.getValue() : other;
+        Mode theirs = oursSmaller ? other : e.getValue();
+        if (Mode.pairConflicts(ours, theirs)) {
+          out.add(new Collision(Collision.Kind.COORDINATE, e.getKey() + ": this transaction "
+              + ours.verb() + " it and the committed transaction " + theirs.verb() + " it"));
         }
       }
     }
-    // Our regions against their claims inside them, and against the same region of theirs.
-    for (Map.Entry<Region, Mode> ours : committing.regions().entrySet()) {
-      Region r = ours.getKey();
-      for (Map.Entry<Coordinate, Mode> theirs : committed.claims().entrySet()) {
-        if (r.contains(theirs.getKey()) && Mode.pairConflicts(ours.getValue(), theirs.getValue())) {
-          out.add(new Collision(Collision.Kind.REGION, theirs.getKey() + ": this transaction "
-              + ours.getValue().verb() + " " + r + " and the committed transaction "
-              + theirs.getValue().verb() + " it"));
+    // Our claims inside their regions. A coordinate lies in at most one fragment region and
+    // one map region, so each claim looks its regions up instead of scanning them.
+    if (!committed.regions().isEmpty()) {
+      for (Map.Entry<Coordinate, Mode> ours : committing.claims().entrySet()) {
+        for (Region r : regionsOf(ours.getKey())) {
+          Mode theirs = committed.regions().get(r);
+          if (theirs != null && Mode.pairConflicts(ours.getValue(), theirs)) {
+            out.add(new Collision(Collision.Kind.REGION, ours.getKey() + ": this transaction "
+                + ours.getValue().verb() + " it and the committed transaction " + theirs.verb() + " " + r));
+          }
         }
       }
-      Mode theirMode = committed.regions().get(r);
+    }
+    // Their claims inside our regions.
+    if (!committing.regions().isEmpty()) {
+      for (Map.Entry<Coordinate, Mode> theirs : committed.claims().entrySet()) {
+        for (Region r : regionsOf(theirs.getKey())) {
+          Mode ours = committing.regions().get(r);
+          if (ours != null && Mode.pairConflicts(ours, theirs.getValue())) {
+            out.add(new Collision(Collision.Kind.REGION, theirs.getKey() + ": this transaction "
+                + ours.verb() + " " + r + " and the committed transaction " + theirs.getValue().verb() + " it"));
+          }
+        }
+      }
+    }
+    // The same region on both sides.
+    for (Map.Entry<Region, Mode> ours : committing.regions().entrySet()) {
+      Mode theirMode = committed.regions().get(ours.getKey());
       if (theirMode != null && Mode.pairConflicts(ours.getValue(), theirMode)) {
-        out.add(new Collision(Collision.Kind.REGION, r + ": both transactions claim it ("
+        out.add(new Collision(Collision.Kind.REGION, ours.getKey() + ": both transactions claim it ("
             + ours.getValue().verb() + " / " + theirMode.verb() + ")"));
       }
     }
     // Required fragments against removals, both ways.
-    for (long f : committing.requiredFragments()) {
+    for (long f : committed.regions().isEmpty() ? Set.<Long>of() : committing.requiredFragments()) {
       if (committed.regions().containsKey(new Region.Fragment(f))) {
         out.add(new Collision(Collision.Kind.REQUIRED_FRAGMENT, "fragment "
             + Long.toUnsignedString(f) + ": this transaction needs it and the committed transaction removed it"));
       }
     }
-    for (long f : committed.requiredFragments()) {
+    for (long f : committing.regions().isEmpty() ? Set.<Long>of() : committed.requiredFragments()) {
       if (committing.regions().containsKey(new Region.Fragment(f))) {
         out.add(new Collision(Collision.Kind.REQUIRED_FRAGMENT, "fragment "
             + Long.toUnsignedString(f) + ": this transaction removes it and the committed transaction needed it"));
@@ -87,6 +105,19 @@ public final class Conflicts {
     keyViolation(committed, committing, "the committed transaction's", "this transaction")
         .ifPresent(out::add);
     return new ConflictResult(out);
+  }
+
+  /** The regions {@code c} lies in: its fragment's and its map's, when scoped to one. */
+  private static List<Region> regionsOf(Coordinate c) {
+    OptionalLong fragment = c.scopeFragment();
+    Optional<ConfigMap> map = c.scopeMap();
+    if (fragment.isEmpty() && map.isEmpty()) {
+      return List.of();
+    }
+    List<Region> out = new ArrayList<>(2);
+    fragment.ifPresent(f -> out.add(new Region.Fragment(f)));
+    map.ifPresent(m -> out.add(new Region.Map(m)));
+    return out;
   }
 
   private static Optional<Collision> relocationLosesOverlay(Map<Long, RoaringBitmap> overlaid,

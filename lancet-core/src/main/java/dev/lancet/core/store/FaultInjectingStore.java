@@ -250,6 +250,15 @@ public final class FaultInjectingStore implements ObjectStore {
     });
   }
 
+  /** Counted and faulted as a {@link Operation#PUT}; the wrapped store may skip durability. */
+  @Override
+  public void putAdvisory(String path, byte[] data) throws IOException {
+    call(Operation.PUT, StorePath.validate(path), () -> {
+      delegate.putAdvisory(path, data);
+      return null;
+    });
+  }
+
   @Override
   public void putIfAbsent(String path, byte[] data) throws IOException {
     call(Operation.PUT_IF_ABSENT, StorePath.validate(path), () -> {

@@ -36,13 +36,27 @@ import java.util.UUID;
  * filesystem without hard links, {@link #putIfAbsent} fails with a clear error rather than
  * weakening the commit protocol.
  *
+ * <p>{@link Durability#SYNC} (the default) fsyncs as described, so an acknowledged commit
+ * survives a power failure. {@link Durability#NONE} keeps every publish atomic but skips the
+ * fsyncs, as Lance's own local object store does: faster, and a crash of the machine (not of the
+ * process) may lose the newest versions. {@link #putAdvisory} never fsyncs.
+ *
  * <p>Parent directories are created on demand; the root itself need not exist until the first
  * write. A crash can leave temporary files behind; they are invisible to {@link #list} and can be
  * removed at any time by a cleanup task.
  */
 public final class LocalObjectStore implements ObjectStore {
 
+  /** Whether writes are made durable against a machine crash before they return. */
+  public enum Durability {
+    /** Fsync each file before publishing it and its directory after (the default). */
+    SYNC,
+    /** Publish atomically without fsync, as Lance's local store does. */
+    NONE
+  }
+
   private final Path root;
+  private final Durability durability;
 
   /**
    * Creates a store rooted at {@code root} (made absolute and normalized).
@@ -50,6 +64,12 @@ public final class LocalObjectStore implements ObjectStore {
    * @throws IllegalArgumentException if {@code root} exists and is not a directory
    */
   public LocalObjectStore(Path root) {
+    this(root, Durability.SYNC);
+  }
+
+  /** A store rooted at {@code root} with the given durability. */
+  public LocalObjectStore(Path root, Durability durability) {
+    this.durability = Objects.requireNonNull(durability, "durability");
     this.root = Objects.requireNonNull(root, "root").toAbsolutePath().normalize();
     if (Files.exists(this.root) && !Files.isDirectory(this.root)) {
       throw new IllegalArgumentException("Table root " + this.root + " exists but is not a directory");
@@ -106,11 +126,21 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public void put(String path, byte[] data) throws IOException {
+    replace(path, data, durability == Durability.SYNC);
+  }
+
+  /** Like {@link #put}, atomic, but never fsynced: losing it in a machine crash is harmless. */
+  @Override
+  public void putAdvisory(String path, byte[] data) throws IOException {
+    replace(path, data, false);
+  }
+
+  private void replace(String path, byte[] data, boolean sync) throws IOException {
     Path file = resolve(path);
     Objects.requireNonNull(data, "data");
     Path directory = file.getParent();
     Files.createDirectories(directory);
-    Path temp = writeTemporary(directory, data);
+    Path temp = writeTemporary(directory, data, sync);
     try {
       // On POSIX this is rename(2), which replaces the target atomically; REPLACE_EXISTING makes
       // the same true on Windows.
@@ -119,7 +149,9 @@ public final class LocalObjectStore implements ObjectStore {
       deleteQuietly(temp);
       throw e;
     }
-    syncDirectory(directory);
+    if (sync) {
+      syncDirectory(directory);
+    }
   }
 
   @Override
@@ -128,7 +160,8 @@ public final class LocalObjectStore implements ObjectStore {
     Objects.requireNonNull(data, "data");
     Path directory = file.getParent();
     Files.createDirectories(directory);
-    Path temp = writeTemporary(directory, data);
+    boolean sync = durability == Durability.SYNC;
+    Path temp = writeTemporary(directory, data, sync);
     try {
       // link(2) creates the name only if it is free, and the name points at complete, synced
       // bytes from the first instant it exists: exactly one of any number of racers wins.
@@ -147,7 +180,9 @@ public final class LocalObjectStore implements ObjectStore {
       // leaves the object intact. A failure here only leaves an invisible temporary file.
       deleteQuietly(temp);
     }
-    syncDirectory(directory);
+    if (sync) {
+      syncDirectory(directory);
+    }
   }
 
   @Override
@@ -246,7 +281,7 @@ public final class LocalObjectStore implements ObjectStore {
     return bytes;
   }
 
-  private static Path writeTemporary(Path directory, byte[] data) throws IOException {
+  private static Path writeTemporary(Path directory, byte[] data, boolean sync) throws IOException {
     Path temp = directory.resolve(StorePath.TEMP_PREFIX + UUID.randomUUID());
     try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       ByteBuffer buffer = ByteBuffer.wrap(data);
@@ -254,7 +289,9 @@ public final class LocalObjectStore implements ObjectStore {
         channel.write(buffer);
       }
       // The bytes must be durable before any name points at them, or a crash could publish garbage.
-      channel.force(true);
+      if (sync) {
+        channel.force(true);
+      }
     } catch (IOException | RuntimeException e) {
       deleteQuietly(temp);
       throw e;

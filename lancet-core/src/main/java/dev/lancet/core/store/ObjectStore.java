@@ -53,6 +53,14 @@ public interface ObjectStore extends AutoCloseable {
   void put(String path, byte[] data) throws IOException;
 
   /**
+   * Writes an object whose loss in a crash is harmless (the version hint), atomically like
+   * {@link #put}; a store may skip making it durable. The default is {@link #put}.
+   */
+  default void putAdvisory(String path, byte[] data) throws IOException {
+    put(path, data);
+  }
+
+  /**
    * Creates an object only if none exists at {@code path}, atomically.
    *
    * @throws AlreadyExistsException if an object already exists at {@code path}

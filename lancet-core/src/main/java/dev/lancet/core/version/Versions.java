@@ -124,7 +124,7 @@ public final class Versions {
   /** Writes the hint file the way Lance does (best effort; a stale hint is harmless). */
   public static void writeHint(ObjectStore store, long version) {
     try {
-      store.put(HINT_PATH, ("{\"version\":" + Long.toUnsignedString(version) + "}")
+      store.putAdvisory(HINT_PATH, ("{\"version\":" + Long.toUnsignedString(version) + "}")
           .getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       LOG.debug("could not write the version hint: {}", e.getMessage());

@@ -143,16 +143,11 @@ public final class LegacyConflicts {
       case UPDATE_CONFIG:
       case UPDATE_BASES:
         return p.ok("it does not touch the rows this Delete removes");
-      case DATA_OVERLAY: {
-        // Lancet: upstream lets this through although our post-image of the fragment drops
-        // their overlay (seed §9.5 item 3, §6 row 3); we retry when we rewrite an overlaid fragment.
-        Set<Long> shared = LegacyOps.intersection(modified, LegacyOps.overlaidIds(p.theirs));
-        if (!shared.isEmpty()) {
-          return p.retry("fragments " + LegacyOps.ids(shared) + " carry the committed overlays, and "
-              + "this Delete's fragment post-image was built without them");
-        }
-        return p.ok("the committed overlays are on fragments this Delete does not touch");
-      }
+      case DATA_OVERLAY:
+        // Upstream's answer. Upstream's apply then drops the overlay (its Delete installs a
+        // fragment post-image, seed §6 row 3); Lancet's takes only the deletion file and carries
+        // the overlays forward (LegacyApply), so letting it through loses nothing.
+        return p.ok("a delete of overlaid rows is harmless, and this Delete keeps the committed overlays");
       case REWRITE:
         return overlapRetry(p, modified, LegacyOps.rewrittenIds(p.theirs), "rewritten by the committed Rewrite");
       case DATA_REPLACEMENT:

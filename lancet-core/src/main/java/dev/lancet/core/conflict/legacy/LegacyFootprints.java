@@ -22,17 +22,19 @@ import org.roaringbitmap.RoaringBitmap;
  * pair must fail closed.
  *
  * <p>A lowering is faithful only if it claims everything the operation's <em>legacy apply</em>
- * changes. The legacy apply of Delete and Update installs the post-image of each fragment it
- * names (files, deletion file and overlays as of its read version), so their footprints claim
- * the whole of each such fragment (a {@link Region.Fragment} write): a concurrent composite that
- * changed anything in it, which the post-image would silently revert, always collides. Claiming
- * only the deletion file would be the delta footprint the decision record forbids for a
- * post-image ("must never claim a delta footprint while applying a post-image").
+ * (Lancet's {@code LegacyApply}) changes. Lancet applies a Delete as a delta: it takes only the
+ * deletion file of each fragment it names and keeps everything else of the fragment as the
+ * newest version has it, so its footprint is exactly that of {@code SetDeletionFile} (plus the
+ * fragment it needs) and {@code RemoveFragment}. An Update moves rows and replays its file
+ * changes, so it keeps a whole-fragment claim (a {@link Region.Fragment} write): a concurrent
+ * overlay of a moved row, or a concurrent column rewrite, always collides.
  *
  * <ul>
  *   <li>Append: inserts rows (minted fragments only).</li>
- *   <li>Delete: a whole-fragment write per updated fragment; a removal per deleted fragment.</li>
- *   <li>Update (REWRITE_ROWS only): as Delete, plus inserted rows, the key assertion its
+ *   <li>Delete: a deletion-file write (and the fragment required) per updated fragment; a
+ *       removal per deleted fragment.</li>
+ *   <li>Update (REWRITE_ROWS only): a whole-fragment write per updated fragment and a removal
+ *       per removed one, plus inserted rows, the key assertion its
  *       inserted-key filter makes, and a MemWAL claim when it records compaction progress.
  *       REWRITE_COLUMNS is left untranslated, as upstream does.</li>
  *   <li>UpdateBases: base name and location writes, as AddBase; only when every base leaves
@@ -77,7 +79,13 @@ public final class LegacyFootprints {
       case APPEND:
         return Lowering.of(fp.insertRows());
       case DELETE:
-        postImage(fp, t);
+        for (long id : LegacyOps.updatedIds(t)) {
+          fp.write(new Coordinate.FragmentDeletions(id));
+          fp.requireFragment(Ref.committed(id));
+        }
+        for (long id : LegacyOps.removedIds(t)) {
+          fp.removeFragment(Ref.committed(id));
+        }
         return Lowering.of(fp);
       case UPDATE: {
         Transaction.Update u = t.getUpdate();
@@ -169,8 +177,8 @@ public final class LegacyFootprints {
   }
 
   /**
-   * A Delete/Update's legacy apply: each updated fragment is replaced by its post-image (a whole
-   * fragment write) and each removed fragment is removed.
+   * An Update's updated fragments lose moved rows and gain or lose files (a whole-fragment
+   * write); its removed fragments are removed.
    */
   private static void postImage(FootprintBuilder fp, Transaction t) {
     for (long id : LegacyOps.updatedIds(t)) {

@@ -10,6 +10,7 @@ import dev.lancet.core.action.AddFragment;
 import dev.lancet.core.action.AddOverlays;
 import dev.lancet.core.action.CompositeOperation;
 import dev.lancet.core.action.Ref;
+import dev.lancet.core.action.RemoveFragment;
 import dev.lancet.core.action.ResetTable;
 import dev.lancet.core.action.SetDeletionFile;
 import dev.lancet.core.action.UserStep;
@@ -300,6 +301,10 @@ final class LegacyTxns {
     DataOverlayFile o = new DataOverlayFile(file, new DataOverlayFile.SharedCoverage(ByteString.copyFrom(bitmap(1))),
         0, UnknownFieldSet.getDefaultInstance());
     return co(new AddOverlays(Ref.committed(fragment), List.of(o), true));
+  }
+
+  static Transaction coRemove(long fragment) {
+    return co(new RemoveFragment(Ref.committed(fragment), true));
   }
 
   static Transaction coSetDeletionFile(long fragment) {
