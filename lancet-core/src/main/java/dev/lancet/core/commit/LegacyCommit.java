@@ -31,19 +31,23 @@ public final class LegacyCommit implements PendingCommit {
   private final ObjectStore store;
   private final TransactionProtos.Transaction transaction;
   private final List<SecondPhaseObligation> obligations;
+  // The newest winner that left an obligation: the one a second-phase conflict is charged to.
   private final long lastWinner;
+  private final String lastWinnerOperation;
   private final StoreManifestHistory history;
 
   public LegacyCommit(ObjectStore store, TransactionProtos.Transaction transaction) {
-    this(store, transaction, List.of(), -1, new StoreManifestHistory(store));
+    this(store, transaction, List.of(), -1, "", new StoreManifestHistory(store));
   }
 
   private LegacyCommit(ObjectStore store, TransactionProtos.Transaction transaction,
-      List<SecondPhaseObligation> obligations, long lastWinner, StoreManifestHistory history) {
+      List<SecondPhaseObligation> obligations, long lastWinner, String lastWinnerOperation,
+      StoreManifestHistory history) {
     this.store = store;
     this.transaction = transaction;
     this.obligations = List.copyOf(obligations);
     this.lastWinner = lastWinner;
+    this.lastWinnerOperation = lastWinnerOperation;
     this.history = history;
   }
 
@@ -67,7 +71,7 @@ public final class LegacyCommit implements PendingCommit {
         }
         List<SecondPhaseObligation> all = new ArrayList<>(obligations);
         all.addAll(verdict.obligations());
-        return new LegacyCommit(store, transaction, all, winnerVersion, history);
+        return new LegacyCommit(store, transaction, all, winnerVersion, name, history);
     }
   }
 
@@ -79,14 +83,15 @@ public final class LegacyCommit implements PendingCommit {
           history.manifestAt(txn.getReadVersion()).fragments(), latest.manifest().fragments(), latest.version());
       LegacyRebase.Result rebased = LegacyRebase.rebase(txn, obligations, states, new StoreDeletionVectors(store));
       if (!rebased.verdict().isOk()) {
-        throw new ConflictingCommitException(Math.max(lastWinner, latest.version()), "row-level rebase",
+        // Rows we change were changed by a winner that left an obligation (the newest of them).
+        throw new ConflictingCommitException(lastWinner, lastWinnerOperation,
             List.of(rebased.verdict().reason()));
       }
       txn = rebased.transaction().orElseThrow();
     }
     LegacyOperation op = LegacyOperationCodec.decode(txn);
     if (op instanceof CreateIndex ci) {
-      CreateIndex pruned = pruneUpdatedFragments(ci, latest.version());
+      CreateIndex pruned = pruneUpdatedFragments(ci);
       if (!pruned.equals(ci)) {
         op = pruned;
         txn = LegacyOperationCodec.encodeInto(pruned, txn.toBuilder()).build();
@@ -103,11 +108,11 @@ public final class LegacyCommit implements PendingCommit {
    * values), as Lance does. Merging concurrent MemWAL progress into a new MemWAL index is not
    * implemented: that case fails closed as a retryable conflict.
    */
-  private CreateIndex pruneUpdatedFragments(CreateIndex ci, long latestVersion) {
+  private CreateIndex pruneUpdatedFragments(CreateIndex ci) {
     List<IndexSegment> segments = new ArrayList<>(ci.newIndices());
     for (SecondPhaseObligation o : obligations) {
       if (o instanceof SecondPhaseObligation.MergeMemWalProgress) {
-        throw new ConflictingCommitException(Math.max(lastWinner, latestVersion), "UpdateMemWalState",
+        throw new ConflictingCommitException(lastWinner, lastWinnerOperation,
             List.of("it recorded MemWAL compaction progress that this CreateIndex of the MemWAL index "
                 + "would have to merge, which Lancet does not do yet (fail closed); rebuild the index "
                 + "on the new version"));

@@ -121,7 +121,12 @@ class LegacyCommitTest {
 
     assertThatThrownBy(second::commit)
         .isInstanceOf(ConflictingCommitException.class)
-        .hasMessageContaining("fragment 0");
+        .hasMessageContaining("fragment 0")
+        .satisfies(e -> {
+          // Charged to the winner whose deletion the rows meet.
+          assertThat(((ConflictingCommitException) e).version()).isEqualTo(2);
+          assertThat(((ConflictingCommitException) e).winnerOperation()).isEqualTo("Delete");
+        });
     assertThat(table.latest().version()).isEqualTo(2);
     assertThat(deletedRows(table.latest(), 0).toArray()).containsExactly(1, 2, 3);
   }

@@ -2,7 +2,8 @@ package dev.lancet.core.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
+import dev.lancet.core.WorkerProcesses;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,31 +36,16 @@ class LocalObjectStoreMultiProcessTest {
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void everyVersionHasExactlyOneWinnerAcrossProcesses() throws Exception {
     Path root = dir.resolve("table");
-    Path signals = Files.createDirectories(dir.resolve("signals"));
-    Path go = signals.resolve("go");
-    List<Process> processes = new ArrayList<>();
-    try {
-      for (int w = 0; w < WORKERS; w++) {
-        processes.add(new ProcessBuilder(
-            javaBinary(), "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", classPath(),
-            PutIfAbsentWorkerMain.class.getName(),
-            root.toString(), signals.resolve("ready-" + w).toString(), go.toString(), workerId(w), String.valueOf(VERSIONS))
-            .redirectOutput(dir.resolve("out-" + w + ".txt").toFile())
-            .redirectError(dir.resolve("err-" + w + ".txt").toFile())
-            .start());
-      }
-      awaitReady(signals, processes);
-      Files.createFile(go);
-
-      for (int w = 0; w < WORKERS; w++) {
-        Process process = processes.get(w);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("worker %d finished in time", w).isTrue();
-        assertThat(process.exitValue()).as("worker %d exit code; stderr: %s", w, stderr(w)).isZero();
-      }
+    try (WorkerProcesses workers = WorkerProcesses.startReady(dir, WORKERS,
+        List.of("-Xmx64m", "-XX:TieredStopAtLevel=1"), PutIfAbsentWorkerMain.class,
+        (w, ready, go) -> List.of(root.toString(), ready.toString(), go.toString(), workerId(w),
+            String.valueOf(VERSIONS)))) {
+      workers.go();
+      List<List<String>> outputs = workers.awaitSuccess(60, TimeUnit.SECONDS);
 
       Map<Integer, String> winnerOf = new HashMap<>();
       for (int w = 0; w < WORKERS; w++) {
-        List<String> lines = Files.readAllLines(dir.resolve("out-" + w + ".txt"));
+        List<String> lines = outputs.get(w);
         assertThat(lines).as("worker %d output", w).endsWith("DONE").hasSize(VERSIONS + 1);
         Set<Integer> reported = new LinkedHashSet<>();
         for (String line : lines.subList(0, VERSIONS)) {
@@ -90,51 +76,10 @@ class LocalObjectStoreMultiProcessTest {
         assertThat(names.map(p -> p.getFileName().toString()))
             .as("no temporary files left behind").noneMatch(StorePath::isTemporaryName);
       }
-    } finally {
-      for (Process process : processes) {
-        process.destroyForcibly();
-      }
     }
   }
 
   private static String workerId(int w) {
     return "w" + w;
-  }
-
-  /** A file-based barrier: wait until every worker has warmed up, failing fast if one dies. */
-  private void awaitReady(Path signals, List<Process> processes) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    for (int w = 0; w < WORKERS; w++) {
-      Path ready = signals.resolve("ready-" + w);
-      while (!Files.exists(ready)) {
-        if (!processes.get(w).isAlive()) {
-          throw new AssertionError("worker " + w + " exited before getting ready; stderr: " + stderr(w));
-        }
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("worker " + w + " not ready within 60s");
-        }
-        processes.get(w).waitFor(5, TimeUnit.MILLISECONDS); // returns early if the worker dies
-      }
-    }
-  }
-
-  private String stderr(int w) throws IOException {
-    Path file = dir.resolve("err-" + w + ".txt");
-    return Files.exists(file) ? Files.readString(file) : "";
-  }
-
-  private static String javaBinary() {
-    return ProcessHandle.current().info().command()
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-  }
-
-  /** This JVM's class path plus the locations of our classes (in case it is a manifest-only jar). */
-  private static String classPath() throws Exception {
-    Set<String> entries = new LinkedHashSet<>();
-    for (Class<?> type : List.of(PutIfAbsentWorkerMain.class, LocalObjectStore.class)) {
-      entries.add(Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-    }
-    entries.add(System.getProperty("java.class.path"));
-    return String.join(File.pathSeparator, entries);
   }
 }

@@ -3,6 +3,7 @@ package dev.lancet.core.transaction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancet.core.Table;
+import dev.lancet.core.WorkerProcesses;
 import dev.lancet.core.store.LocalObjectStore;
 import dev.lancet.format.layout.ManifestFile;
 import dev.lancet.format.layout.ManifestNaming;
@@ -44,34 +45,15 @@ class MultiProcessCommitTest {
         .maxFragmentId(OptionalLong.of(0)).build();
     new LocalObjectStore(table).put(ManifestNaming.V2.path(1), ManifestFile.write(v1, List.of(), Optional.empty()));
 
-    Path signals = Files.createDirectories(dir.resolve("signals"));
-    Path go = signals.resolve("go");
-    List<Process> processes = new ArrayList<>();
-    try {
-      for (int w = 0; w < WORKERS; w++) {
-        processes.add(new ProcessBuilder(javaBinary(), "-Xmx128m", "-XX:TieredStopAtLevel=1",
-            "-cp", System.getProperty("java.class.path"), AppendWorkerMain.class.getName(),
-            table.toString(), signals.resolve("ready-" + w).toString(), go.toString(), "w" + w,
-            String.valueOf(APPENDS))
-            .redirectOutput(dir.resolve("out-" + w).toFile())
-            .redirectError(dir.resolve("err-" + w).toFile())
-            .start());
-      }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      for (int w = 0; w < WORKERS; w++) {
-        while (!Files.exists(signals.resolve("ready-" + w))) {
-          assertThat(processes.get(w).isAlive()).as("worker %d alive; stderr: %s", w, err(w)).isTrue();
-          assertThat(System.nanoTime()).as("worker %d ready in time", w).isLessThan(deadline);
-          processes.get(w).waitFor(5, TimeUnit.MILLISECONDS);
-        }
-      }
-      Files.createFile(go);
+    try (WorkerProcesses workers = WorkerProcesses.startReady(dir, WORKERS,
+        List.of("-Xmx128m", "-XX:TieredStopAtLevel=1"), AppendWorkerMain.class,
+        (w, ready, go) -> List.of(table.toString(), ready.toString(), go.toString(), "w" + w,
+            String.valueOf(APPENDS)))) {
+      workers.go();
+      List<List<String>> outputs = workers.awaitSuccess(120, TimeUnit.SECONDS);
 
       Map<Long, String> acknowledged = new HashMap<>();
-      for (int w = 0; w < WORKERS; w++) {
-        assertThat(processes.get(w).waitFor(120, TimeUnit.SECONDS)).as("worker %d finished", w).isTrue();
-        assertThat(processes.get(w).exitValue()).as("worker %d exit; stderr: %s", w, err(w)).isZero();
-        List<String> lines = Files.readAllLines(dir.resolve("out-" + w));
+      for (List<String> lines : outputs) {
         assertThat(lines).endsWith("DONE").hasSize(APPENDS + 1);
         for (String line : lines.subList(0, APPENDS)) {
           String[] parts = line.split(" ");
@@ -95,20 +77,6 @@ class MultiProcessCommitTest {
               .as("version %d contains its own append", e.getKey()).contains(e.getValue());
         }
       }
-    } finally {
-      processes.forEach(Process::destroyForcibly);
     }
-  }
-
-  private String err(int w) {
-    try {
-      return Files.readString(dir.resolve("err-" + w));
-    } catch (Exception e) {
-      return "(unreadable)";
-    }
-  }
-
-  private static String javaBinary() {
-    return ProcessHandle.current().info().command().orElse("java");
   }
 }

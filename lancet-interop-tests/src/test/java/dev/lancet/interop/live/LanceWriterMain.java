@@ -1,7 +1,9 @@
 package dev.lancet.interop.live;
 
 import dev.lancet.interop.lance.LanceFixtures;
-import java.io.IOException;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,15 +21,22 @@ import org.lance.Transaction;
  * A real Lance writer in its own JVM: lance-core 7.0.0 appends batches of fresh ids and deletes
  * rows by predicate ({@code id = k}) on the live table while Lancet writes to it too.
  *
- * <p>It owns the even ids of the initial rows and every id it appends (from {@link
- * LiveTable#LANCE_APPEND_BASE}); it never touches another writer's rows, so the final table is
- * predictable from what each writer acknowledges. A lance-core error is retried by re-opening the
- * latest version, up to {@link #MAX_ATTEMPTS} times; every error is reported.
+ * <p>It owns the initial rows {@link LiveTable#owner} gives it and every id it appends (from
+ * {@link LiveTable#LANCE_APPEND_BASE}), and deletes contested rows that Lancet deletes and
+ * updates too; a delete of a contested row someone else already deleted matches nothing. A
+ * lance-core error is retried by re-opening the latest version, up to {@link #MAX_ATTEMPTS}
+ * times; every error is reported.
  *
- * <p>Args: table, ready file, go file, result file, rounds, seed. The result file has one line per
- * acknowledged operation ({@code APPEND start count version uuid}, {@code DELETE id version
- * uuid}), one per error ({@code ERROR op class message}) and one per abandoned operation ({@code
- * GAVEUP ...}), then {@code DONE}.
+ * <p>It is driven over stdin/stdout: it prints {@code @@ READY} once lance-core is loaded, then
+ * obeys {@code DELETE k} (deletes row k now and answers {@code @@ DELETE k version uuid}, {@code
+ * @@ NOOP k version} or {@code @@ GAVEUP k}) until {@code GO}, which starts its rounds of
+ * concurrent appends and deletes; it prints {@code @@ DONE} at the end.
+ *
+ * <p>Args: table, result file, rounds, seed. The result file has one line per acknowledged
+ * operation ({@code APPEND start count version uuid}, {@code DELETE id version uuid}), one per
+ * delete that matched nothing and committed nothing ({@code NOOP id version}), one per error
+ * ({@code ERROR op class message}) and one per abandoned operation ({@code GAVEUP ...}), then
+ * {@code DONE}.
  */
 public final class LanceWriterMain {
   static final int MAX_ATTEMPTS = 25;
@@ -36,18 +45,15 @@ public final class LanceWriterMain {
 
   public static void main(String[] args) throws Exception {
     Path table = Path.of(args[0]);
-    Path ready = Path.of(args[1]);
-    Path go = Path.of(args[2]);
-    Path result = Path.of(args[3]);
-    int rounds = Integer.parseInt(args[4]);
-    Random random = new Random(Long.parseLong(args[5]));
+    Path result = Path.of(args[1]);
+    int rounds = Integer.parseInt(args[2]);
+    Random random = new Random(Long.parseLong(args[3]));
     String uri = table.toAbsolutePath().toString();
 
-    List<Long> initialOwned = new ArrayList<>();
-    for (long id = 0; id < LiveTable.INITIAL_ROWS; id += 2) {
-      initialOwned.add(id);
-    }
+    List<Long> initialOwned = new ArrayList<>(LiveTable.initialIds(LiveTable.Owner.LANCE));
     Collections.shuffle(initialOwned, random);
+    List<Long> contested = new ArrayList<>(LiveTable.initialIds(LiveTable.Owner.CONTESTED));
+    Collections.shuffle(contested, random);
     List<Long> appendedLive = new ArrayList<>();
 
     try (PrintStream out = new PrintStream(Files.newOutputStream(result), true, "UTF-8")) {
@@ -56,12 +62,19 @@ public final class LanceWriterMain {
           Dataset ds = Dataset.open().allocator(alloc).uri(uri).build()) {
         ds.countRows();
       }
-      Files.createFile(ready);
-      awaitGo(go);
+      System.out.println("@@ READY");
+      System.out.flush();
+      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      for (String line = in.readLine(); line != null && !line.equals("GO"); line = in.readLine()) {
+        long id = Long.parseLong(line.substring("DELETE ".length()).trim());
+        System.out.println("@@ " + delete(out, uri, id));
+        System.out.flush();
+      }
 
       long nextAppend = LiveTable.LANCE_APPEND_BASE;
       for (int round = 0; round < rounds; round++) {
-        boolean append = round % 3 == 0 || (initialOwned.isEmpty() && appendedLive.isEmpty());
+        boolean append = round % 3 == 0
+            || (initialOwned.isEmpty() && appendedLive.isEmpty() && contested.isEmpty());
         if (append) {
           long start = nextAppend;
           nextAppend += LiveTable.BATCH;
@@ -78,29 +91,45 @@ public final class LanceWriterMain {
             out.println("GAVEUP append " + start);
           }
         } else {
-          // Mostly the shared initial fragments (contended with Lancet), sometimes its own rows.
-          List<Long> from = appendedLive.isEmpty() || (!initialOwned.isEmpty() && random.nextInt(4) != 0)
-              ? initialOwned : appendedLive;
-          long id = from.remove(random.nextInt(from.size()));
-          Optional<String[]> done = withRetries(out, "delete " + id, () -> {
-            try (BufferAllocator alloc = new RootAllocator();
-                Dataset ds = Dataset.open().allocator(alloc).uri(uri).build()) {
-              ds.delete("id = " + id);
-              Transaction txn = ds.readTransaction().orElseThrow();
-              try (txn) {
-                return new String[] {String.valueOf(ds.version()), txn.uuid()};
-              }
-            }
-          });
-          if (done.isPresent()) {
-            out.println("DELETE " + id + " " + done.get()[0] + " " + done.get()[1]);
+          // Half the time a contested row (Lancet deletes and updates those too), else its own.
+          List<Long> from;
+          if (!contested.isEmpty() && random.nextBoolean()) {
+            from = contested;
+          } else if (appendedLive.isEmpty() || (!initialOwned.isEmpty() && random.nextInt(4) != 0)) {
+            from = initialOwned.isEmpty() ? contested : initialOwned;
           } else {
-            out.println("GAVEUP delete " + id);
+            from = appendedLive;
           }
+          delete(out, uri, from.remove(random.nextInt(from.size())));
         }
       }
       out.println("DONE");
     }
+    System.out.println("@@ DONE");
+    System.out.flush();
+  }
+
+  /** Deletes {@code id = k} with retries; records and returns the outcome line. */
+  private static String delete(PrintStream out, String uri, long id) throws InterruptedException {
+    Optional<String[]> done = withRetries(out, "delete " + id, () -> {
+      try (BufferAllocator alloc = new RootAllocator();
+          Dataset ds = Dataset.open().allocator(alloc).uri(uri).build()) {
+        long before = ds.version();
+        ds.delete("id = " + id);
+        if (ds.version() == before) {
+          return new String[] {"NOOP", String.valueOf(before)};
+        }
+        Transaction txn = ds.readTransaction().orElseThrow();
+        try (txn) {
+          return new String[] {"DELETE", String.valueOf(ds.version()), txn.uuid()};
+        }
+      }
+    });
+    String line = done.isPresent()
+        ? done.get()[0] + " " + id + " " + String.join(" ", List.of(done.get()).subList(1, done.get().length))
+        : "GAVEUP delete " + id;
+    out.println(line);
+    return line;
   }
 
   private interface Attempt {
@@ -126,15 +155,5 @@ public final class LanceWriterMain {
   /** The uuid of the transaction that produced {@code version}. */
   private static String uuidOf(String uri, long version) {
     return LiveTable.lanceTransactionUuid(uri, version);
-  }
-
-  private static void awaitGo(Path go) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (!Files.exists(go)) {
-      if (System.nanoTime() > deadline) {
-        throw new IOException("no go signal within 60 s");
-      }
-      Thread.sleep(1);
-    }
   }
 }

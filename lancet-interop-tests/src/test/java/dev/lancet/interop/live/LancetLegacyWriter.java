@@ -13,17 +13,13 @@ import dev.lancet.core.operation.Delete;
 import dev.lancet.core.operation.InvalidOperationException;
 import dev.lancet.core.operation.LegacyOperation;
 import dev.lancet.core.operation.Update;
-import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.interop.lance.LanceFixtures;
-import dev.lancet.interop.lance.LanceOracle;
 import dev.lancet.interop.lance.LanceOracle.RowIdentity;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,17 +40,22 @@ import java.util.stream.Collectors;
  * re-plan; an unknown commit state re-submits the same transaction (same uuid); anything else is
  * recorded as untyped (the test fails on it).
  *
- * <p>Writer {@code w} owns the odd initial ids with {@code (id / 2) % 2 == w} and the ids it
- * appends; it reads where its rows are (fragment, offset) with lance-core at the version it
- * planned on. Its model of its own rows ({@link Report#expected}) is updated only on
- * acknowledgement.
+ * <p>Writer {@code w} owns its initial ids ({@link LiveTable#owner}) and the ids it appends, and
+ * shares the contested ids with the other Lancet writer and lance-core: about half of the rows
+ * a Delete or Update picks are contested. It reads where rows are (fragment, offset) with
+ * lance-core at the version it plans on; a contested row that is gone there was deleted by
+ * someone else and is skipped from then on. A concurrent delete of a row it planned to change
+ * must come back as a typed conflict, after which it re-plans on the newer version.
  */
 final class LancetLegacyWriter implements Callable<LancetLegacyWriter.Report> {
   static final int MAX_PLANS = 40;
 
-  /** What the writer saw: acknowledged commits, its rows' expected values, errors by type. */
-  record Report(int writer, List<String> acknowledgedUuids, Map<Long, String> expected,
-      Set<Long> deleted, Map<String, Integer> errorsByType, List<String> untypedErrors,
+  /**
+   * What the writer saw: its acknowledged commits, errors by type and by type and winner
+   * operation, untyped errors, attempt outcomes.
+   */
+  record Report(int writer, List<LiveEvent> acknowledged, Map<String, Integer> errorsByType,
+      Map<String, Integer> conflictsByWinner, List<String> untypedErrors,
       Map<String, Integer> acknowledgedByOperation, int abandoned, Map<String, Integer> attemptOutcomes,
       int rebasedCommits) {}
 
@@ -64,13 +65,17 @@ final class LancetLegacyWriter implements Callable<LancetLegacyWriter.Report> {
 
   private final Path dir;
   private final int writer;
+  private final String name;
   private final int rounds;
   private final Random random;
   private final CountDownLatch start;
-  private final Map<Long, String> expected = new TreeMap<>();
-  private final Set<Long> deleted = new TreeSet<>();
-  private final List<String> acknowledged = new ArrayList<>();
+  /** Its own live rows. */
+  private final Set<Long> owned = new TreeSet<>();
+  /** Contested rows not known to be deleted. */
+  private final List<Long> contested = new ArrayList<>(LiveTable.initialIds(LiveTable.Owner.CONTESTED));
+  private final List<LiveEvent> acknowledged = new ArrayList<>();
   private final Map<String, Integer> errors = new TreeMap<>();
+  private final Map<String, Integer> conflicts = new TreeMap<>();
   private final Map<String, Integer> byOperation = new TreeMap<>();
   private final List<String> untyped = new ArrayList<>();
   private final Map<String, Integer> outcomes = new TreeMap<>();
@@ -81,20 +86,12 @@ final class LancetLegacyWriter implements Callable<LancetLegacyWriter.Report> {
   LancetLegacyWriter(Path dir, int writer, int rounds, long seed, CountDownLatch start) {
     this.dir = dir;
     this.writer = writer;
+    this.name = "lancet-w" + writer;
     this.rounds = rounds;
     this.random = new Random(seed);
     this.start = start;
     this.nextAppend = LiveTable.LANCET_APPEND_BASE * (writer + 2);
-    for (long id = 1; id < LiveTable.INITIAL_ROWS; id += 2) {
-      if ((id / 2) % 2 == writer) {
-        expected.put(id, LanceFixtures.name(id));
-      }
-    }
-  }
-
-  /** The initial ids this writer owns. */
-  Set<Long> initialOwned() {
-    return Set.copyOf(expected.keySet());
+    owned.addAll(LiveTable.initialIds(writer == 0 ? LiveTable.Owner.LANCET_0 : LiveTable.Owner.LANCET_1));
   }
 
   @Override
@@ -104,26 +101,29 @@ final class LancetLegacyWriter implements Callable<LancetLegacyWriter.Report> {
       DataFile layout = table.latest().manifest().fragments().get(0).files().get(0);
       for (int round = 0; round < rounds; round++) {
         int kind = round % 3;
-        String name = kind == 0 ? "Append" : kind == 1 ? "Delete" : "Update";
+        String op = kind == 0 ? "Append" : kind == 1 ? "Delete" : "Update";
         int r = round;
-        commit(table, name, () -> kind == 0 ? planAppend(table, layout)
+        commit(table, op, () -> kind == 0 ? Optional.of(planAppend(table, layout))
             : kind == 1 ? planDelete(table) : planUpdate(table, layout, r));
       }
     }
-    return new Report(writer, List.copyOf(acknowledged), Collections.unmodifiableMap(new TreeMap<>(expected)),
-        Set.copyOf(deleted),
-        Map.copyOf(errors), List.copyOf(untyped), Map.copyOf(byOperation), abandoned, Map.copyOf(outcomes),
-        rebased);
+    return new Report(writer, List.copyOf(acknowledged), Map.copyOf(errors), Map.copyOf(conflicts),
+        List.copyOf(untyped), Map.copyOf(byOperation), abandoned, Map.copyOf(outcomes), rebased);
   }
 
   private interface Planner {
-    Plan plan();
+    /** The next plan on the latest version; empty when no row is left to change. */
+    Optional<Plan> plan();
   }
 
   /** Plans and commits until acknowledged, re-planning on every typed conflict. */
-  private void commit(Table table, String name, Planner planner) {
+  private void commit(Table table, String op, Planner planner) {
     for (int plans = 0; plans < MAX_PLANS; plans++) {
-      Plan plan = planner.plan();
+      Optional<Plan> planned = planner.plan();
+      if (planned.isEmpty()) {
+        return;
+      }
+      Plan plan = planned.get();
       String uuid = UUID.randomUUID().toString();
       boolean replan = false;
       while (!replan) {
@@ -132,34 +132,36 @@ final class LancetLegacyWriter implements Callable<LancetLegacyWriter.Report> {
               .readVersion(plan.readVersion()).uuid(uuid)
               .onAttempt(a -> outcomes.merge(a.outcome().name(), 1, Integer::sum))
               .commit();
-          acknowledged.add(result.transactionUuid());
-          if (result.manifest().version() > plan.readVersion() + 1) {
+          acknowledged.add(new LiveEvent(result.version(), result.transactionUuid(), name, op,
+              plan.upserts(), plan.deletes(), true));
+          if (result.version() > plan.readVersion() + 1) {
             rebased++; // published over commits it did not read: checked and rebased
           }
-          expected.putAll(plan.upserts());
-          for (long id : plan.deletes()) {
-            expected.remove(id);
-            deleted.add(id);
-          }
-          byOperation.merge(name, 1, Integer::sum);
+          owned.addAll(op.equals("Append") ? plan.upserts().keySet() : Set.of());
+          owned.removeAll(plan.deletes());
+          contested.removeAll(plan.deletes());
+          byOperation.merge(op, 1, Integer::sum);
           return;
-        } catch (ConflictingCommitException | IncompatibleTransactionException
-            | RetriesExhaustedException e) {
+        } catch (ConflictingCommitException e) {
+          count(e);
+          conflicts.merge(op + " vs " + e.winnerOperation(), 1, Integer::sum);
+          replan = true;
+        } catch (IncompatibleTransactionException | RetriesExhaustedException e) {
           count(e);
           replan = true;
         } catch (CommitStateUnknownException e) {
           count(e); // re-submit the same transaction: a landed attempt is recognised by its uuid
         } catch (ApplyException | InvalidOperationException e) {
           count(e); // our input was refused: a planning bug; plan again on fresh state
-          untyped.add(name + " refused as invalid input: " + e.getMessage());
+          untyped.add(op + " refused as invalid input: " + e.getMessage());
           replan = true;
         } catch (LancetException e) {
           count(e);
-          untyped.add(name + " failed with an unexpected Lancet error " + e);
+          untyped.add(op + " failed with an unexpected Lancet error " + e);
           replan = true;
         } catch (RuntimeException e) {
           count(e);
-          untyped.add(name + " failed with " + e);
+          untyped.add(op + " failed with " + e);
           replan = true;
         }
       }
@@ -188,28 +190,36 @@ final class LancetLegacyWriter implements Callable<LancetLegacyWriter.Report> {
     return new Plan(version, op, upserts, Set.of());
   }
 
-  /** Deletes one to three of its live rows: new deletion vectors, as Lance's Delete records them. */
-  private Plan planDelete(Table table) {
+  /** Deletes one to three live rows: new deletion vectors, as Lance's Delete records them. */
+  private Optional<Plan> planDelete(Table table) {
     Manifest m = table.latest().manifest();
-    List<Long> chosen = choose(1 + random.nextInt(3));
-    Rows rows = locate(table, m, chosen);
+    Map<Long, RowIdentity> where = LiveTable.rowsAt(dir, m.version());
+    List<Long> chosen = choose(1 + random.nextInt(3), where, m.version());
+    if (chosen.isEmpty()) {
+      return Optional.empty();
+    }
+    LiveTable.RowDeletion rows = LiveTable.deleteRows(table, m, where, chosen);
     String predicate = "id IN (" + chosen.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")";
     Delete op = new Delete(rows.updated(), rows.removed(), predicate);
-    return new Plan(m.version(), op, Map.of(), Set.copyOf(chosen));
+    return Optional.of(new Plan(m.version(), op, Map.of(), Set.copyOf(chosen)));
   }
 
   /**
-   * Updates the name of one to three of its live rows, rewrite-rows style: the old rows are
-   * deleted where they are and written again, with the new value, into a new fragment.
+   * Updates the name of one to three live rows, rewrite-rows style: the old rows are deleted
+   * where they are and written again, with the new value, into a new fragment.
    */
-  private Plan planUpdate(Table table, DataFile layout, int round) {
+  private Optional<Plan> planUpdate(Table table, DataFile layout, int round) {
     Manifest m = table.latest().manifest();
-    List<Long> chosen = choose(1 + random.nextInt(3));
-    Rows rows = locate(table, m, chosen);
+    Map<Long, RowIdentity> where = LiveTable.rowsAt(dir, m.version());
+    List<Long> chosen = choose(1 + random.nextInt(3), where, m.version());
+    if (chosen.isEmpty()) {
+      return Optional.empty();
+    }
+    LiveTable.RowDeletion rows = LiveTable.deleteRows(table, m, where, chosen);
     List<String> names = new ArrayList<>();
     Map<Long, String> upserts = new LinkedHashMap<>();
     for (long id : chosen) {
-      String value = "upd-" + id + "-w" + writer + "-r" + round;
+      String value = "upd-" + id + "-w" + writer + "-r" + round + "-v" + m.version();
       names.add(value);
       upserts.put(id, value);
     }
@@ -217,49 +227,28 @@ final class LancetLegacyWriter implements Callable<LancetLegacyWriter.Report> {
     Update op = new Update(rows.removed(), rows.updated(),
         List.of(Fragment.of(0, chosen.size(), List.of(file))), List.of(), List.of(), List.of(),
         Update.UpdateMode.REWRITE_ROWS, Optional.empty(), Map.of());
-    return new Plan(m.version(), op, upserts, Set.of());
+    return Optional.of(new Plan(m.version(), op, upserts, Set.of()));
   }
 
-  private List<Long> choose(int n) {
-    List<Long> live = new ArrayList<>(expected.keySet());
-    List<Long> out = new ArrayList<>();
-    while (out.size() < n && !live.isEmpty()) {
-      out.add(live.remove(random.nextInt(live.size())));
-    }
-    out.sort(null);
-    return out;
-  }
-
-  /** The fragments holding {@code ids} after deleting them, and the fragments left empty. */
-  private record Rows(List<Fragment> updated, List<Long> removed) {}
-
-  private Rows locate(Table table, Manifest m, List<Long> ids) {
-    Map<Long, RowIdentity> where = new HashMap<>();
-    for (RowIdentity r : LanceOracle.rowIdentities(dir, m.version())) {
-      where.put(r.id(), r);
-    }
-    Map<Long, List<Integer>> offsets = new TreeMap<>();
-    for (long id : ids) {
-      RowIdentity r = where.get(id);
-      if (r == null) {
-        throw new IllegalStateException("writer " + writer + " owns id " + id
-            + " but lance-core does not see it at version " + m.version());
-      }
-      offsets.computeIfAbsent((long) r.fragmentId(), k -> new ArrayList<>()).add(r.offset());
-    }
-    List<Fragment> updated = new ArrayList<>();
-    List<Long> removed = new ArrayList<>();
-    for (Map.Entry<Long, List<Integer>> e : offsets.entrySet()) {
-      Fragment f = m.fragments().stream().filter(x -> x.id() == e.getKey()).findFirst()
-          .orElseThrow(() -> new IllegalStateException("no fragment " + e.getKey() + " in version " + m.version()));
-      DeletionVector dv = DeletionVector.of(e.getValue().stream().mapToInt(Integer::intValue).toArray());
-      Optional<Fragment> post = LiveTable.withDeleted(table, f, dv, m.version());
-      if (post.isPresent()) {
-        updated.add(post.get());
-      } else {
-        removed.add(f.id());
+  /**
+   * Up to {@code n} rows live at {@code version}, each contested with probability one half; a
+   * contested row gone at {@code version} was deleted by another writer and is dropped for good.
+   */
+  private List<Long> choose(int n, Map<Long, RowIdentity> where, long version) {
+    contested.removeIf(id -> !where.containsKey(id));
+    for (long id : owned) {
+      if (!where.containsKey(id)) {
+        throw new IllegalStateException(name + " owns id " + id + " but lance-core does not see it at version "
+            + version);
       }
     }
-    return new Rows(updated, removed);
+    List<Long> mine = new ArrayList<>(owned);
+    List<Long> shared = new ArrayList<>(contested);
+    Set<Long> out = new TreeSet<>();
+    while (out.size() < n && !(mine.isEmpty() && shared.isEmpty())) {
+      List<Long> from = shared.isEmpty() || (!mine.isEmpty() && random.nextBoolean()) ? mine : shared;
+      out.add(from.remove(random.nextInt(from.size())));
+    }
+    return new ArrayList<>(out);
   }
 }

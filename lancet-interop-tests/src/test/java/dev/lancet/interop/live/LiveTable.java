@@ -7,12 +7,18 @@ import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.DeletionFile;
 import dev.lancet.format.model.Fragment;
+import dev.lancet.format.model.Manifest;
+import dev.lancet.interop.lance.LanceOracle;
 import dev.lancet.interop.lance.LanceFixtures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
@@ -30,8 +36,14 @@ import org.lance.Transaction;
  * writing a fragment's new deletion vector as Lance does.
  */
 final class LiveTable {
-  /** Rows 0..INITIAL_ROWS-1 created by lance-core: even ids belong to lance, odd to Lancet. */
+  /** Rows 0..INITIAL_ROWS-1 created by lance-core; {@link #owner} says who may change each. */
   static final int INITIAL_ROWS = 300;
+
+  /** Initial ids from here on are changed only by the scripted conflicts, before the live phase. */
+  static final long SCRIPTED_FIRST = 290;
+
+  /** Who may delete or update an initial row in the live phase. */
+  enum Owner { LANCE, LANCET_0, LANCET_1, CONTESTED, SCRIPTED }
 
   static final int ROWS_PER_FRAGMENT = 100;
 
@@ -45,6 +57,35 @@ final class LiveTable {
   static final long LANCET_APPEND_BASE = 1_000_000;
 
   private LiveTable() {}
+
+  /**
+   * The owner of initial row {@code id}: ids 10, 30, ..., 270 are contested (lance-core deletes
+   * them, both Lancet writers delete and update them); other even ids are lance-core's, other odd
+   * ids alternate between the two Lancet writers; 290..299 belong to the scripted conflicts.
+   */
+  static Owner owner(long id) {
+    if (id >= SCRIPTED_FIRST) {
+      return Owner.SCRIPTED;
+    }
+    if (id % 20 == 10) {
+      return Owner.CONTESTED;
+    }
+    if (id % 2 == 0) {
+      return Owner.LANCE;
+    }
+    return (id / 2) % 2 == 0 ? Owner.LANCET_0 : Owner.LANCET_1;
+  }
+
+  /** The initial ids of {@code owner}, ascending. */
+  static List<Long> initialIds(Owner owner) {
+    List<Long> out = new ArrayList<>();
+    for (long id = 0; id < INITIAL_ROWS; id++) {
+      if (owner(id) == owner) {
+        out.add(id);
+      }
+    }
+    return out;
+  }
 
   /**
    * Creates the table with lance-core: ids 0..299 in three fragments of 100 rows (versions 1 to
@@ -136,6 +177,48 @@ final class LiveTable {
       throw new UncheckedIOException("writing " + path, e);
     }
     return Optional.of(fragment.toBuilder().deletionFile(Optional.of(df)).build());
+  }
+
+  /** Where each live row is at {@code version} (fragment and offset), read with lance-core. */
+  static Map<Long, LanceOracle.RowIdentity> rowsAt(Path dir, long version) {
+    Map<Long, LanceOracle.RowIdentity> where = new HashMap<>();
+    for (LanceOracle.RowIdentity r : LanceOracle.rowIdentities(dir, version)) {
+      where.put(r.id(), r);
+    }
+    return where;
+  }
+
+  /** The fragments a Delete (or a rewrite-rows Update) of some rows updates and removes. */
+  record RowDeletion(List<Fragment> updated, List<Long> removed) {}
+
+  /**
+   * Deletes the rows {@code ids} (all live in {@code m}, located by {@code where}) on top of their
+   * fragments' deletions: new deletion files written, the fragments updated or removed.
+   */
+  static RowDeletion deleteRows(Table table, Manifest m, Map<Long, LanceOracle.RowIdentity> where,
+      List<Long> ids) {
+    Map<Long, List<Integer>> offsets = new TreeMap<>();
+    for (long id : ids) {
+      LanceOracle.RowIdentity r = where.get(id);
+      if (r == null) {
+        throw new IllegalStateException("id " + id + " is not live at version " + m.version());
+      }
+      offsets.computeIfAbsent((long) r.fragmentId(), k -> new ArrayList<>()).add(r.offset());
+    }
+    List<Fragment> updated = new ArrayList<>();
+    List<Long> removed = new ArrayList<>();
+    for (Map.Entry<Long, List<Integer>> e : offsets.entrySet()) {
+      Fragment f = m.fragments().stream().filter(x -> x.id() == e.getKey()).findFirst()
+          .orElseThrow(() -> new IllegalStateException("no fragment " + e.getKey() + " in version " + m.version()));
+      DeletionVector dv = DeletionVector.of(e.getValue().stream().mapToInt(Integer::intValue).toArray());
+      Optional<Fragment> post = withDeleted(table, f, dv, m.version());
+      if (post.isPresent()) {
+        updated.add(post.get());
+      } else {
+        removed.add(f.id());
+      }
+    }
+    return new RowDeletion(updated, removed);
   }
 
   /** Lance's canonical text of a name value, as {@code LanceOracle.canonical} renders it. */
