@@ -51,8 +51,10 @@ import org.roaringbitmap.RoaringBitmap;
  * landed and did not conflict). What the operation means then:
  *
  * <ul>
- *   <li>Append, Overwrite, Update/Rewrite new fragments: ids of 0 are minted from
- *       {@code current}'s high-water mark and stable row ids from {@code current}'s counter.
+ *   <li>Append, Update/Rewrite new fragments: ids of 0 are minted from {@code current}'s
+ *       high-water mark. Overwrite fragments: ids of 0 are numbered from 0, as lance-core does
+ *       (the high-water mark is kept, not lowered). Stable row ids of all of them come from
+ *       {@code current}'s counter.
  *   <li>Delete: only the fragments it names, by id; from each it takes the deletion file and
  *       nothing else, so a concurrent overlay or column drop on the fragment survives.
  *   <li>Update: only the fragments it names, by id; its own change to each (deletion file,
@@ -177,7 +179,7 @@ public final class LegacyApply {
     // ---- operations -----------------------------------------------------------------------
 
     void append(Append a) {
-      List<Fragment> added = withFreshIds(a.fragments(), false);
+      List<Fragment> added = withFreshIds(a.fragments());
       added = withRowIdsAndVersions(added);
       fragments.addAll(added);
     }
@@ -211,9 +213,12 @@ public final class LegacyApply {
             + o.initialBases().size() + " initial bases given); register them with UpdateBases");
       }
       schema = o.schema();
-      // Every fragment of an overwrite is new, so each takes a fresh id past the high-water
-      // mark (ids are never reused, even across an overwrite).
-      List<Fragment> added = withFreshIds(o.fragments(), true);
+      // As lance-core does: an overwrite numbers its fragments afresh from 0. Ids left 0 take
+      // 0, 1, 2, ... in the order given; an id the writer set is kept. The high-water mark is
+      // not lowered (assemble keeps current's), so a later append still goes past the old ids.
+      nextFragmentId = 0;
+      List<Fragment> added = withFreshIds(o.fragments());
+      requireDistinctIds(added);
       fragments = new ArrayList<>(withRowIdsAndVersions(added));
       indices = new ArrayList<>();
       config.putAll(o.configUpsertValues());
@@ -246,7 +251,7 @@ public final class LegacyApply {
           }
           olds.add(f.id());
         }
-        List<Fragment> added = withFreshIds(g.newFragments(), false);
+        List<Fragment> added = withFreshIds(g.newFragments());
         Set<Long> oldSet = new HashSet<>(olds);
         fragments.removeIf(f -> oldSet.contains(f.id()));
         fragments.addAll(added);
@@ -609,7 +614,7 @@ public final class LegacyApply {
       fragments = out;
       pruneCoverage(updated.keySet(), u.fieldsModified());
 
-      List<Fragment> added = withFreshIds(u.newFragments(), false);
+      List<Fragment> added = withFreshIds(u.newFragments());
       if (stableRowIds()) {
         added = assignRowIds(added);
         added = resolveUpdateVersions(existing, added);
@@ -970,11 +975,11 @@ public final class LegacyApply {
 
     // ---- helpers --------------------------------------------------------------------------
 
-    /** Fragments with an id of 0 (or all, for an overwrite) take the next ids. */
-    private List<Fragment> withFreshIds(List<Fragment> in, boolean all) {
+    /** Fragments with an id of 0 take the next ids; an id the writer set is kept. */
+    private List<Fragment> withFreshIds(List<Fragment> in) {
       List<Fragment> out = new ArrayList<>(in.size());
       for (Fragment f : in) {
-        if (all || f.id() == 0) {
+        if (f.id() == 0) {
           if (nextFragmentId > 0xFFFF_FFFFL) {
             throw invalid("cannot assign fragment id " + nextFragmentId + ": it exceeds the "
                 + "largest fragment id (4294967295)");
@@ -984,6 +989,22 @@ public final class LegacyApply {
         out.add(f);
       }
       return out;
+    }
+
+    /**
+     * Fails when two fragments of an overwrite end up with one id: a writer-set id that the
+     * numbering of the 0 ids also reaches (lance-core would publish both, and no reader accepts
+     * a manifest listing one fragment id twice).
+     */
+    private void requireDistinctIds(List<Fragment> in) {
+      Set<Long> seen = new HashSet<>();
+      for (Fragment f : in) {
+        if (!seen.add(f.id())) {
+          throw invalid("two of its fragments would get fragment id " + f.id() + " (ids left 0 "
+              + "are numbered 0, 1, 2, ... in order and set ids are kept); give every fragment a "
+              + "distinct id or leave them all 0");
+        }
+      }
     }
 
     /** With stable row ids: fresh row ids and uniform row versions at this version. */

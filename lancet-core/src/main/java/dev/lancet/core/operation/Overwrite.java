@@ -8,9 +8,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Replaces the table's content: new fragments (every one gets a fresh id), a new schema (its
- * metadata is the wire's {@code schema_metadata}), config keys to upsert, and the base paths a
- * newly created table registers.
+ * Replaces the table's content: new fragments (ids left 0 are numbered 0, 1, 2, ... at commit,
+ * as Lance does; ids the writer set are kept), a new schema (its metadata is the wire's
+ * {@code schema_metadata}), config keys to upsert, and the base paths a newly created table
+ * registers.
  */
 public record Overwrite(
     List<Fragment> fragments,

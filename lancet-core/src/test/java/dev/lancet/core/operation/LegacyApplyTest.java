@@ -9,11 +9,14 @@ import dev.lancet.format.model.BasePath;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.DataOverlayFile;
 import dev.lancet.format.model.DeletionFile;
+import dev.lancet.format.model.FeatureFlags;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.IndexSegment;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.format.model.Schema;
+import dev.lancet.format.model.StoredSequence;
+import dev.lancet.format.rowids.RowIdSequence;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -192,5 +195,67 @@ class LegacyApplyTest {
     assertThatThrownBy(() -> LegacyApply.apply(current, List.of(), new UpdateConfig(Optional.empty(),
         Optional.empty(), Optional.empty(), Map.of(9, dev.lancet.core.action.UpdateMap.set("a", "b"))),
         2, ManifestHistory.none())).isInstanceOf(ApplyException.class).hasMessageContaining("field 9");
+  }
+
+  @Test
+  void anOverwriteNumbersIdsLeftZeroFromZeroAndKeepsTheHighWaterMark() {
+    // Fragments 0..2, high-water mark 9 (table() sets it).
+    Manifest current = table(3, A, frag(0, FILE_A), frag(1, FILE_A), frag(2, FILE_A));
+    Manifest result = LegacyApply.apply(current, List.of(),
+        new Overwrite(List.of(frag(0, FILE_B)), AB, Map.of(), List.of()), 3,
+        ManifestHistory.none()).manifest();
+    assertThat(result.fragments()).extracting(Fragment::id).containsExactly(0L);
+    assertThat(result.fragments().get(0).files()).containsExactly(FILE_B);
+    assertThat(result.maxFragmentId()).hasValue(9);
+  }
+
+  @Test
+  void anOverwriteKeepsWriterSetIdsAndSortsTheFragments() {
+    Manifest current = table(3, A, frag(0, FILE_A), frag(1, FILE_A), frag(2, FILE_A));
+    Overwrite op = new Overwrite(List.of(frag(17, FILE_A), frag(0, FILE_B), frag(0, FILE_A)), A,
+        Map.of(), List.of());
+    Manifest result = LegacyApply.apply(current, List.of(), op, 3, ManifestHistory.none()).manifest();
+    assertThat(result.fragments()).extracting(Fragment::id).containsExactly(0L, 1L, 17L);
+    assertThat(result.fragments()).extracting(f -> f.files().get(0)).containsExactly(FILE_B, FILE_A, FILE_A);
+    assertThat(result.maxFragmentId()).hasValue(17);
+  }
+
+  @Test
+  void anOverwriteOfATableWithoutAStoredHighWaterMarkStoresTheNewMaximum() {
+    Manifest current = table(3, A, frag(0, FILE_A), frag(5, FILE_A)).toBuilder()
+        .maxFragmentId(OptionalLong.empty()).build();
+    Manifest result = LegacyApply.apply(current, List.of(),
+        new Overwrite(List.of(frag(0, FILE_A), frag(0, FILE_A)), A, Map.of(), List.of()), 3,
+        ManifestHistory.none()).manifest();
+    assertThat(result.fragments()).extracting(Fragment::id).containsExactly(0L, 1L);
+    assertThat(result.maxFragmentId()).hasValue(1);
+  }
+
+  @Test
+  void anOverwriteWhoseNumberingReachesASetIdFailsNamingTheId() {
+    Manifest current = table(3, A, frag(0, FILE_A));
+    Overwrite op = new Overwrite(List.of(frag(1, FILE_A), frag(0, FILE_A), frag(0, FILE_A)), A,
+        Map.of(), List.of());
+    assertThatThrownBy(() -> LegacyApply.apply(current, List.of(), op, 3, ManifestHistory.none()))
+        .isInstanceOf(ApplyException.class).hasMessageContaining("fragment id 1");
+  }
+
+  @Test
+  void anOverwriteWithStableRowIdsContinuesTheRowIdCounterInTheOrderGiven() {
+    Manifest current = table(3, A, frag(0, FILE_A)).toBuilder()
+        .readerFeatureFlags(FeatureFlags.STABLE_ROW_IDS).writerFeatureFlags(FeatureFlags.STABLE_ROW_IDS)
+        .nextRowId(400).build();
+    Overwrite op = new Overwrite(List.of(frag(7, FILE_A), frag(0, FILE_A)), A, Map.of(), List.of());
+    Manifest result = LegacyApply.apply(current, List.of(), op, 3, ManifestHistory.none()).manifest();
+    assertThat(result.nextRowId()).isEqualTo(600);
+    assertThat(result.fragments()).extracting(Fragment::id).containsExactly(0L, 7L);
+    // Row ids follow the transaction's order (7 first), not the manifest's.
+    assertThat(rowIds(result.fragments().get(1))).isEqualTo(RowIdSequence.ofRange(400, 100));
+    assertThat(rowIds(result.fragments().get(0))).isEqualTo(RowIdSequence.ofRange(500, 100));
+  }
+
+  private static RowIdSequence rowIds(Fragment f) {
+    StoredSequence.Inline in = (StoredSequence.Inline) f.rowIds().orElseThrow();
+    return RowIdSequence.decode(in.bytes().toByteArray(), "row ids");
   }
 }

@@ -87,7 +87,7 @@ class LegacyOperationsInteropTest {
     List<String> seen = new ArrayList<>();
     for (long v = before + 1; v <= after; v++) {
       seen.add(mirror(theirs, ours, v));
-      compare(theirs, ours, v, !kind.equals("Overwrite"));
+      compare(theirs, ours, v);
     }
     assertThat(seen).as("operations lance-core recorded").contains(expectedOperation);
 
@@ -233,11 +233,10 @@ class LegacyOperationsInteropTest {
   }
 
   /**
-   * lance-core sees version {@code v} of both copies alike. With {@code sameFragmentIds} false
-   * the fragment ids (and so row addresses) may differ: lance-core 7.0.0 numbers an Overwrite's
-   * fragments from 0, Lancet past the table's high-water mark (a deliberate difference, reported).
+   * lance-core sees version {@code v} of both copies alike, fragment ids and row addresses
+   * included (an Overwrite numbers its fragments from 0 in both).
    */
-  private static void compare(Path theirs, Path ours, long v, boolean sameFragmentIds) {
+  private static void compare(Path theirs, Path ours, long v) {
     LanceOracle.TableSnapshot a = LanceOracle.snapshot(theirs, v);
     LanceOracle.TableSnapshot b = LanceOracle.snapshot(ours, v);
     assertThat(b.version()).isEqualTo(v);
@@ -248,22 +247,20 @@ class LegacyOperationsInteropTest {
     assertThat(b.tableMetadata()).isEqualTo(a.tableMetadata());
     assertThat(b.dataStorageVersion()).isEqualTo(a.dataStorageVersion());
     assertThat(b.stableRowIds()).isEqualTo(a.stableRowIds());
-    if (sameFragmentIds) {
-      assertThat(b.fragments()).isEqualTo(a.fragments());
-    } else {
-      assertThat(b.fragments()).usingRecursiveFieldByFieldElementComparatorIgnoringFields("id")
-          .isEqualTo(a.fragments());
-    }
+    assertThat(b.fragments()).isEqualTo(a.fragments());
     assertThat(b.indices()).extracting(i -> i.name() + i.fields() + i.fragments() + i.uuid())
         .isEqualTo(a.indices().stream().map(i -> i.name() + i.fields() + i.fragments() + i.uuid()).toList());
     assertThat(b.summary()).isEqualTo(a.summary());
     assertThat(LanceOracle.rows(ours, v)).isEqualTo(LanceOracle.rows(theirs, v));
     assertThat(LanceOracle.columnChecksums(ours, v)).isEqualTo(LanceOracle.columnChecksums(theirs, v));
-    if (sameFragmentIds) {
-      assertThat(LanceOracle.rowIdentities(ours, v)).isEqualTo(LanceOracle.rowIdentities(theirs, v));
-    } else {
-      assertThat(LanceOracle.rowIdentities(ours, v)).extracting(r -> r.id() + "@" + r.offset())
-          .isEqualTo(LanceOracle.rowIdentities(theirs, v).stream().map(r -> r.id() + "@" + r.offset()).toList());
+    assertThat(LanceOracle.rowIdentities(ours, v)).isEqualTo(LanceOracle.rowIdentities(theirs, v));
+    assertThat(highWaterMark(ours, v)).as("max_fragment_id").isEqualTo(highWaterMark(theirs, v));
+  }
+
+  /** The {@code max_fragment_id} stored in version {@code v}'s manifest. */
+  private static java.util.OptionalLong highWaterMark(Path dir, long v) {
+    try (Table t = Table.open(dir.toString())) {
+      return t.version(v).manifest().maxFragmentId();
     }
   }
 
