@@ -1,7 +1,8 @@
 package dev.lancet.bench;
 
-import dev.lancet.core.store.FaultInjectingStore.Operation;
+import dev.lancet.bench.TimingStore.Call;
 import dev.lancet.core.store.LocalObjectStore;
+import dev.lancet.core.store.LocalObjectStore.Durability;
 import dev.lancet.core.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,8 +14,9 @@ import org.lance.ReadOptions;
 
 /**
  * Where a single-writer append commit spends its time (plain loop, not JMH): the same commit as
- * {@link CommitLatencyBenchmark}, alternating Lancet on {@link LocalObjectStore}, Lancet on the
- * diagnostic {@link NoSyncLocalStore} and lance-core, each store call timed by {@link TimingStore}.
+ * {@link CommitLatencyBenchmark}, alternating Lancet on a {@link LocalObjectStore} with
+ * {@link Durability#SYNC} (the default), Lancet with {@link Durability#NONE} (no fsync, as
+ * lance-core) and lance-core, each of Lancet's store calls timed by {@link TimingStore}.
  * Prints medians per side and the mean time and count per store operation.
  *
  * <p>Usage: {@code CommitBreakdown [fragments=100] [rounds=200]}
@@ -29,24 +31,24 @@ public final class CommitBreakdown {
     try (BufferAllocator alloc = new RootAllocator()) {
       CommitFixture fixture = CommitFixture.create(scratch, "t", fragments, alloc);
       ReadOptions options = new ReadOptions.Builder().build();
-      long[] tLocal = new long[rounds];
-      long[] tNoSync = new long[rounds];
+      long[] tSync = new long[rounds];
+      long[] tNone = new long[rounds];
       long[] tLance = new long[rounds];
-      long[][] opsLocal = new long[Operation.values().length][2];
-      long[][] opsNoSync = new long[Operation.values().length][2];
+      long[][] opsSync = new long[Call.values().length][2];
+      long[][] opsNone = new long[Call.values().length][2];
       int warmup = rounds / 4;
       for (int r = -warmup; r < rounds; r++) {
-        TimingStore local = new TimingStore(new LocalObjectStore(fixture.dir));
-        long t = commit(fixture, local);
+        TimingStore sync = new TimingStore(new LocalObjectStore(fixture.dir, Durability.SYNC));
+        long t = commit(fixture, sync);
         if (r >= 0) {
-          tLocal[r] = t;
-          add(opsLocal, local);
+          tSync[r] = t;
+          add(opsSync, sync);
         }
-        TimingStore noSync = new TimingStore(new NoSyncLocalStore(fixture.dir));
-        t = commit(fixture, noSync);
+        TimingStore none = new TimingStore(new LocalObjectStore(fixture.dir, Durability.NONE));
+        t = commit(fixture, none);
         if (r >= 0) {
-          tNoSync[r] = t;
-          add(opsNoSync, noSync);
+          tNone[r] = t;
+          add(opsNone, none);
         }
         long s = System.nanoTime();
         fixture.commitWithLance(alloc, options);
@@ -58,11 +60,11 @@ public final class CommitBreakdown {
       }
       System.out.printf("fragments %d, %d measured rounds (after %d warm-up), medians:%n",
           fragments, rounds, warmup);
-      System.out.printf("  lancet (LocalObjectStore)   %8.0f us%n", median(tLocal) / 1e3);
-      System.out.printf("  lancet (no fsync)           %8.0f us%n", median(tNoSync) / 1e3);
+      System.out.printf("  lancet (Durability.SYNC)    %8.0f us%n", median(tSync) / 1e3);
+      System.out.printf("  lancet (Durability.NONE)    %8.0f us%n", median(tNone) / 1e3);
       System.out.printf("  lance-core                  %8.0f us%n", median(tLance) / 1e3);
-      print("Lancet on LocalObjectStore", opsLocal, rounds);
-      print("Lancet on NoSyncLocalStore", opsNoSync, rounds);
+      print("Lancet, Durability.SYNC", opsSync, rounds);
+      print("Lancet, Durability.NONE", opsNone, rounds);
     } finally {
       BenchTables.deleteRecursively(scratch);
     }
@@ -77,7 +79,7 @@ public final class CommitBreakdown {
   }
 
   private static void add(long[][] acc, TimingStore store) {
-    for (Operation op : Operation.values()) {
+    for (Call op : Call.values()) {
       acc[op.ordinal()][0] += store.calls(op);
       acc[op.ordinal()][1] += store.nanos(op);
     }
@@ -86,7 +88,7 @@ public final class CommitBreakdown {
   private static void print(String title, long[][] acc, int rounds) {
     System.out.println(title + ": per commit, store calls and mean time");
     long total = 0;
-    for (Operation op : Operation.values()) {
+    for (Call op : Call.values()) {
       long calls = acc[op.ordinal()][0];
       long nanos = acc[op.ordinal()][1];
       total += nanos;

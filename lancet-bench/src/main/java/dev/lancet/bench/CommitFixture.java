@@ -2,10 +2,10 @@ package dev.lancet.bench;
 
 import dev.lancet.core.Table;
 import dev.lancet.core.action.Ref;
-import dev.lancet.core.commit.CommitPolicy;
 import dev.lancet.core.commit.CommitResult;
+import dev.lancet.core.store.LocalObjectStore;
+import dev.lancet.core.store.LocalObjectStore.Durability;
 import dev.lancet.core.store.ObjectStore;
-import dev.lancet.core.transaction.TransactionBuilder;
 import dev.lancet.format.model.DataFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -139,28 +138,27 @@ final class CommitFixture {
     }
   }
 
-  /** Lancet: open the table, plan against its latest version, commit a composite append. */
-  CommitResult commitWithLancet() {
-    return commitWithLancet(Table.open(uri), Optional.empty());
+  /**
+   * Lancet: open the table on a {@link LocalObjectStore} of the given durability, plan against
+   * its latest version, commit a composite append. {@link Durability#SYNC} is what
+   * {@code Table.open(uri)} gives; {@link Durability#NONE} publishes atomically without fsync, as
+   * lance-core's local store does.
+   */
+  CommitResult commitWithLancet(Durability durability) {
+    return commitWithLancet(new LocalObjectStore(dir, durability));
   }
 
-  /** The same with a non-default commit policy (e.g. a shorter backoff unit). */
-  CommitResult commitWithLancet(CommitPolicy policy) {
-    return commitWithLancet(Table.open(uri), Optional.of(policy));
-  }
-
-  /** The same through a given store (for diagnostics: timing, no fsync). */
+  /** The same through a given store (for diagnostics, e.g. timing each store call). */
   CommitResult commitWithLancet(ObjectStore store) {
-    return commitWithLancet(Table.open(uri, store), Optional.empty());
+    return commitWithLancet(Table.open(uri, store));
   }
 
-  private CommitResult commitWithLancet(Table opened, Optional<CommitPolicy> policy) {
+  private CommitResult commitWithLancet(Table opened) {
     try (Table table = opened) {
-      TransactionBuilder txn = table.newTransaction()
+      return table.newTransaction()
           .step("append", s -> s.addFragment(0, lanceFragment.getPhysicalRows())
-              .addDataFile(Ref.local(0), lancetFile, fieldRefs));
-      policy.ifPresent(txn::policy);
-      return txn.commit();
+              .addDataFile(Ref.local(0), lancetFile, fieldRefs))
+          .commit();
     }
   }
 

@@ -1,13 +1,13 @@
 package dev.lancet.bench;
 
 import dev.lancet.core.Table;
-import dev.lancet.core.commit.CommitPolicy;
 import dev.lancet.core.commit.CommitResult;
+import dev.lancet.core.store.LocalObjectStore.Durability;
 import dev.lancet.format.model.Manifest;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -43,9 +43,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * pre-written fragment, retrying on lost races as the library does by itself. One invocation is
  * all {@code writers * appends} commits (single-shot time); commits/s = commits / time.
  *
+ * <p>Lancet runs at both durabilities: {@link #lancetSync} (the default, fsyncs) and
+ * {@link #lancetNone} (no fsync, as lance-core's local store), next to {@link #lanceCore}.
+ *
  * <p>Retries: Lancet's are {@code CommitResult.attempts() - 1}, summed and printed per iteration.
  * lance-core 7.0.0 retries inside Rust and reports nothing to Java (no count, no log line, and it
  * rewrites the same {@code .txn} name on every attempt), so its retries are not observable.
+ * Each invocation also prints the process CPU time against the wall time ({@code [cpu]}), which
+ * tells CPU-bound runs from runs that wait (fsyncs, backoff sleeps, other processes).
  *
  * <p>After every invocation both libraries must see exactly {@code fragments + writers * appends}
  * fragments at version {@code 1 + writers * appends} (checked in the tear-down, not measured).
@@ -61,13 +66,9 @@ import org.openjdk.jmh.annotations.Warmup;
       "-Xmx2g",
       "-XX:+AlwaysPreTouch"
     })
-@Warmup(iterations = 2, batchSize = 1)
-@Measurement(iterations = 8, batchSize = 1)
+@Warmup(iterations = 5, batchSize = 1)
+@Measurement(iterations = 10, batchSize = 1)
 public class ConcurrentCommitBenchmark {
-
-  private static final CommitPolicy BACKOFF_2MS =
-      new CommitPolicy(CommitPolicy.DEFAULT.maxRetries(), CommitPolicy.DEFAULT.deadline(),
-          Duration.ofMillis(2));
 
   @Param({"100"})
   public int fragments;
@@ -87,6 +88,9 @@ public class ConcurrentCommitBenchmark {
   private int run;
   private final AtomicLong retries = new AtomicLong();
   private final AtomicLong maxAttempts = new AtomicLong();
+  /** CPU time of the whole process and wall time while the writers ran (last invocation). */
+  private long cpuNanos;
+  private long wallNanos;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -123,8 +127,12 @@ public class ConcurrentCommitBenchmark {
             + m.fragments().size() + " fragments; expected " + version);
       }
     }
+    // Process CPU (all threads: writers, lance-core's native runtime, JIT, GC) against the
+    // 2 cores x wall time available: tells CPU-bound from waiting (fsync, backoff sleeps).
+    System.out.printf("%n  [cpu] %d ms CPU in %d ms wall (%.2f cores busy)%n", cpuNanos / 1_000_000,
+        wallNanos / 1_000_000, (double) cpuNanos / wallNanos);
     if (maxAttempts.get() > 0) {
-      System.out.printf("%n  [lancet] %d commits, %d retries (attempts - 1), max attempts %d%n",
+      System.out.printf("  [lancet] %d commits, %d retries (attempts - 1), max attempts %d%n",
           commits, retries.get(), maxAttempts.get());
     }
     BenchTables.deleteRecursively(table.dir);
@@ -141,24 +149,16 @@ public class ConcurrentCommitBenchmark {
     }
   }
 
+  /** Lancet with its default durability ({@link Durability#SYNC}: fsyncs on every publish). */
   @Benchmark
-  public long lancet() throws Exception {
-    return runWriters(() -> record(table.commitWithLancet()));
+  public long lancetSync() throws Exception {
+    return runWriters(() -> record(table.commitWithLancet(Durability.SYNC)));
   }
 
-  /** Diagnostic: {@link #lancet} without fsyncs ({@link NoSyncLocalStore}), as lance-core writes. */
+  /** Lancet without fsyncs ({@link Durability#NONE}), as lance-core writes: like for like. */
   @Benchmark
-  public long lancetNoFsync() throws Exception {
-    return runWriters(() -> record(table.commitWithLancet(new NoSyncLocalStore(table.dir))));
-  }
-
-  /**
-   * Diagnostic: {@link #lancet} with a 2 ms backoff unit instead of the default 20 ms (lance-core
-   * derives its unit from the duration of the first attempt, which is a few ms locally).
-   */
-  @Benchmark
-  public long lancetBackoff2ms() throws Exception {
-    return runWriters(() -> record(table.commitWithLancet(BACKOFF_2MS)));
+  public long lancetNone() throws Exception {
+    return runWriters(() -> record(table.commitWithLancet(Durability.NONE)));
   }
 
   @Benchmark
@@ -186,6 +186,8 @@ public class ConcurrentCommitBenchmark {
         return last;
       }));
     }
+    long cpu = processCpuNanos();
+    long wall = System.nanoTime();
     start.countDown();
     long max = 0;
     for (Future<Long> f : done) {
@@ -195,6 +197,13 @@ public class ConcurrentCommitBenchmark {
         throw new IllegalStateException("a writer failed: " + e.getCause(), e.getCause());
       }
     }
+    wallNanos = System.nanoTime() - wall;
+    cpuNanos = processCpuNanos() - cpu;
     return max;
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 }

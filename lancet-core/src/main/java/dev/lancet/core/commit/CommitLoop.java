@@ -88,6 +88,8 @@ public final class CommitLoop {
         unknownOutcome = Optional.empty();
         blockedAt = latest.version() + 1;
         PendingCommit.Rebased next = pending.applyTo(latest);
+        // Written only after the transaction applied (invalid input writes nothing) and the scan
+        // showed no version carries our uuid (a landed attempt's .txn file is never replaced).
         if (!next.transaction().equals(written)) {
           publisher.writeTransactionFile(next.transaction());
           written = next.transaction();
