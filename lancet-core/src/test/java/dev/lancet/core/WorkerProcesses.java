@@ -72,6 +72,18 @@ public final class WorkerProcesses implements AutoCloseable {
     }
   }
 
+  /** Worker side: says it is ready, then waits (at most 60 s) for the go file. */
+  public static void readyThenAwaitGo(Path ready, Path go) throws IOException {
+    Files.createFile(ready);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!Files.exists(go)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("no go signal within 60 s");
+      }
+      Thread.onSpinWait();
+    }
+  }
+
   /** Releases every worker at once. */
   public void go() throws IOException {
     Files.createFile(go);

@@ -95,7 +95,8 @@ public final class LanceReads {
     });
   }
 
-  private static <T> T withDataset(Path table, Optional<Long> version, Function<Dataset, T> body) {
+  /** Opens {@code table} (at {@code version}, else the latest) with lance-core for {@code body}. */
+  public static <T> T withDataset(Path table, Optional<Long> version, Function<Dataset, T> body) {
     try (BufferAllocator alloc = new RootAllocator()) {
       ReadOptions.Builder read = new ReadOptions.Builder();
       version.ifPresent(read::setVersion);
@@ -106,12 +107,14 @@ public final class LanceReads {
     }
   }
 
-  private interface BatchConsumer {
+  /** Receives each batch of a scan. */
+  public interface BatchConsumer {
     void accept(VectorSchemaRoot root);
   }
 
+  /** Scans {@code ds} batch by batch. */
   @SuppressWarnings("try") // LanceScanner.close() throws Exception
-  private static void scanBatches(Dataset ds, ScanOptions options, BatchConsumer consumer) {
+  public static void scanBatches(Dataset ds, ScanOptions options, BatchConsumer consumer) {
     try (LanceScanner scanner = ds.newScan(options);
         ArrowReader reader = scanner.scanBatches()) {
       while (reader.loadNextBatch()) {

@@ -254,12 +254,8 @@ public final class ActionCodec {
 
   static UpdateMap updateMap(CommonProtos.UpdateMap p) {
     check(p, "UpdateMap");
-    List<UpdateMap.Entry> entries = new ArrayList<>(p.getUpdateEntriesCount());
-    for (CommonProtos.UpdateMapEntry e : p.getUpdateEntriesList()) {
-      check(e, "UpdateMapEntry");
-      entries.add(new UpdateMap.Entry(e.getKey(), e.hasValue() ? Optional.of(e.getValue()) : Optional.empty()));
-    }
-    return new UpdateMap(entries, p.getReplace());
+    p.getUpdateEntriesList().forEach(e -> check(e, "UpdateMapEntry"));
+    return UpdateMap.fromProto(p);
   }
 
   static KeyExistenceFilter filter(CommonProtos.KeyExistenceFilter p) {
@@ -507,13 +503,7 @@ public final class ActionCodec {
   }
 
   static CommonProtos.UpdateMap updateMap(UpdateMap u) {
-    CommonProtos.UpdateMap.Builder b = CommonProtos.UpdateMap.newBuilder().setReplace(u.replace());
-    for (UpdateMap.Entry e : u.entries()) {
-      CommonProtos.UpdateMapEntry.Builder x = CommonProtos.UpdateMapEntry.newBuilder().setKey(e.key());
-      e.value().ifPresent(x::setValue);
-      b.addUpdateEntries(x);
-    }
-    return b.build();
+    return u.toProto();
   }
 
   /** The filter's own field list is left empty: the assertion's key fields are authoritative. */

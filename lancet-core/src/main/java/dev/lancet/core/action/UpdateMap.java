@@ -1,5 +1,6 @@
 package dev.lancet.core.action;
 
+import dev.lancet.format.pb.CommonProtos;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,5 +68,25 @@ public record UpdateMap(List<Entry> entries, boolean replace) {
       keys.add(e.key());
     }
     return keys;
+  }
+
+  /** From the wire message (shared by the composite and the legacy codecs). */
+  public static UpdateMap fromProto(CommonProtos.UpdateMap p) {
+    List<Entry> entries = new ArrayList<>(p.getUpdateEntriesCount());
+    for (CommonProtos.UpdateMapEntry e : p.getUpdateEntriesList()) {
+      entries.add(new Entry(e.getKey(), e.hasValue() ? Optional.of(e.getValue()) : Optional.empty()));
+    }
+    return new UpdateMap(entries, p.getReplace());
+  }
+
+  /** The wire message. */
+  public CommonProtos.UpdateMap toProto() {
+    CommonProtos.UpdateMap.Builder b = CommonProtos.UpdateMap.newBuilder().setReplace(replace());
+    for (Entry e : entries()) {
+      CommonProtos.UpdateMapEntry.Builder x = CommonProtos.UpdateMapEntry.newBuilder().setKey(e.key());
+      e.value().ifPresent(x::setValue);
+      b.addUpdateEntries(x);
+    }
+    return b.build();
   }
 }

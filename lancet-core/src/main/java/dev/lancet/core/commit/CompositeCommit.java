@@ -6,12 +6,9 @@ import dev.lancet.core.apply.CompositeApply;
 import dev.lancet.core.conflict.ConflictResult;
 import dev.lancet.core.conflict.Conflicts;
 import dev.lancet.core.conflict.Footprint;
-import dev.lancet.core.conflict.legacy.LegacyConflicts;
-import dev.lancet.core.conflict.legacy.LegacyVerdict;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.pb.TransactionProtos;
-import java.util.List;
 
 /**
  * A composite operation being committed. Its footprint is computed once and checked against
@@ -40,15 +37,8 @@ public final class CompositeCommit implements PendingCommit {
     String name = TransactionFile.operationName(theirs);
     if (theirs.getOperationCase() != TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION) {
       // Cross-form: the legacy rules' footprint route (a faithful lowering, or fail closed).
-      LegacyVerdict verdict = LegacyConflicts.check(transaction, theirs);
-      switch (verdict.kind()) {
-        case RETRYABLE:
-          throw new ConflictingCommitException(winnerVersion, name, List.of(verdict.reason()));
-        case INCOMPATIBLE:
-          throw new IncompatibleTransactionException(winnerVersion, name, List.of(verdict.reason()));
-        default:
-          return this;
-      }
+      LegacyCommit.checkWithLegacyRules(transaction, winnerVersion, theirs);
+      return this;
     }
     ConflictResult result = Conflicts.check(footprint,
         Footprint.of(ActionCodec.decode(theirs.getCompositeOperation())));

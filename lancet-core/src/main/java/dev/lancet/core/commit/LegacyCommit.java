@@ -58,7 +58,23 @@ public final class LegacyCommit implements PendingCommit {
 
   @Override
   public PendingCommit checkAgainst(long winnerVersion, TransactionProtos.Transaction theirs) {
-    LegacyVerdict verdict = LegacyConflicts.check(transaction, theirs);
+    LegacyVerdict verdict = checkWithLegacyRules(transaction, winnerVersion, theirs);
+    if (verdict.obligations().isEmpty()) {
+      return this;
+    }
+    List<SecondPhaseObligation> all = new ArrayList<>(obligations);
+    all.addAll(verdict.obligations());
+    return new LegacyCommit(store, transaction, all, winnerVersion, TransactionFile.operationName(theirs), history);
+  }
+
+  /**
+   * The legacy pairwise rules (a composite side through the footprint route): a retryable or
+   * incompatible verdict is thrown as the typed error naming the winner; an OK verdict, with
+   * any second-phase obligations, is returned.
+   */
+  static LegacyVerdict checkWithLegacyRules(TransactionProtos.Transaction ours, long winnerVersion,
+      TransactionProtos.Transaction theirs) {
+    LegacyVerdict verdict = LegacyConflicts.check(ours, theirs);
     String name = TransactionFile.operationName(theirs);
     switch (verdict.kind()) {
       case RETRYABLE:
@@ -66,12 +82,7 @@ public final class LegacyCommit implements PendingCommit {
       case INCOMPATIBLE:
         throw new IncompatibleTransactionException(winnerVersion, name, List.of(verdict.reason()));
       default:
-        if (verdict.obligations().isEmpty()) {
-          return this;
-        }
-        List<SecondPhaseObligation> all = new ArrayList<>(obligations);
-        all.addAll(verdict.obligations());
-        return new LegacyCommit(store, transaction, all, winnerVersion, name, history);
+        return verdict;
     }
   }
 

@@ -236,11 +236,7 @@ public final class LegacyOperationCodec {
   }
 
   private static UpdateMap updateMap(CommonProtos.UpdateMap p) {
-    List<UpdateMap.Entry> entries = new ArrayList<>(p.getUpdateEntriesCount());
-    for (CommonProtos.UpdateMapEntry e : p.getUpdateEntriesList()) {
-      entries.add(new UpdateMap.Entry(e.getKey(), e.hasValue() ? Optional.of(e.getValue()) : Optional.empty()));
-    }
-    return new UpdateMap(entries, p.getReplace());
+    return UpdateMap.fromProto(p);
   }
 
   private static DataReplacement dataReplacement(Transaction.DataReplacement p) {
@@ -431,12 +427,6 @@ public final class LegacyOperationCodec {
   }
 
   private static CommonProtos.UpdateMap updateMap(UpdateMap u) {
-    CommonProtos.UpdateMap.Builder b = CommonProtos.UpdateMap.newBuilder().setReplace(u.replace());
-    for (UpdateMap.Entry e : u.entries()) {
-      CommonProtos.UpdateMapEntry.Builder x = CommonProtos.UpdateMapEntry.newBuilder().setKey(e.key());
-      e.value().ifPresent(x::setValue);
-      b.addUpdateEntries(x);
-    }
-    return b.build();
+    return u.toProto();
   }
 }

@@ -1,9 +1,8 @@
 package dev.lancet.core.store;
 
+import dev.lancet.core.WorkerProcesses;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Child-process side of {@link LocalObjectStoreMultiProcessTest}: waits for the "go" file, then
@@ -41,16 +40,7 @@ public final class PutIfAbsentWorkerMain {
     } catch (AlreadyExistsException expected) {
       // expected: the warm-up path was just written
     }
-    Files.createFile(ready);
-
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!Files.exists(go)) {
-      if (System.nanoTime() > deadline) {
-        System.err.println("worker " + workerId + ": no go signal within 30s");
-        System.exit(2);
-      }
-      Thread.sleep(1);
-    }
+    WorkerProcesses.readyThenAwaitGo(ready, go);
 
     for (int version = 1; version <= count; version++) {
       try {

@@ -1,10 +1,10 @@
 package dev.lancet.core.transaction;
 
+import dev.lancet.core.WorkerProcesses;
 import dev.lancet.core.Table;
 import dev.lancet.core.action.Ref;
 import dev.lancet.core.commit.CommitResult;
 import dev.lancet.format.model.DataFile;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -24,14 +24,7 @@ public final class AppendWorkerMain {
     int count = Integer.parseInt(args[4]);
     try (Table t = Table.open(table.toString())) {
       t.latest();
-      Files.createFile(ready);
-      long deadline = System.nanoTime() + 60_000_000_000L;
-      while (!Files.exists(go)) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("no go signal within 60 s");
-        }
-        Thread.onSpinWait();
-      }
+      WorkerProcesses.readyThenAwaitGo(ready, go);
       for (int i = 0; i < count; i++) {
         String name = worker + "-" + i + ".lance";
         CommitResult r = t.newTransaction().maxRetries(200)

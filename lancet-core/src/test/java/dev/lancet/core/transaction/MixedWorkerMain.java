@@ -1,5 +1,6 @@
 package dev.lancet.core.transaction;
 
+import dev.lancet.core.WorkerProcesses;
 import dev.lancet.core.action.Action;
 import dev.lancet.core.action.AddDataFile;
 import dev.lancet.core.action.AddField;
@@ -22,7 +23,6 @@ import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.DeletionFile;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Manifest;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -49,14 +49,7 @@ public final class MixedWorkerMain {
     LocalObjectStore store = new LocalObjectStore(table);
     String location = table.toString();
     Snapshot.latest(store, location);
-    Files.createFile(ready);
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (!Files.exists(go)) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("no go signal within 60 s");
-      }
-      Thread.onSpinWait();
-    }
+    WorkerProcesses.readyThenAwaitGo(ready, go);
     Ledger ledger = new Ledger();
     ContractCommitter committer = new ContractCommitter(store, location,
         new CommitPolicy(300, Duration.ofSeconds(90), Duration.ofMillis(2)), ledger);

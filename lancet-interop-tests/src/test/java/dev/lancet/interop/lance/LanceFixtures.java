@@ -445,41 +445,9 @@ public final class LanceFixtures {
    * ({@code "2.0"}, {@code "2.1"}, ...); {@code null} means lance-core's default.
    */
   public static long writeDataFile(Path file, VectorSchemaRoot root, String fileVersion) {
-    if (root.getFieldVectors().isEmpty()) {
-      throw new IllegalArgumentException("a data file needs at least one column");
-    }
-    // The writer must export with the allocator that owns the vectors: with any other allocator
-    // lance-core 7.0.0 silently drops the batch and then fails on close ("No schema provided").
-    BufferAllocator alloc = root.getFieldVectors().get(0).getAllocator();
-    try {
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      LanceFileWriter writer =
-          LanceFileWriter.open(
-              file.toAbsolutePath().toString(),
-              alloc,
-              null,
-              Optional.ofNullable(fileVersion),
-              Map.of());
-      try {
-        writer.write(root);
-      } finally {
-        closeWriter(writer, file);
-      }
-      return Files.size(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return dev.lancet.demo.LanceDataFiles.writeFile(file, root, fileVersion);
   }
 
-  private static void closeWriter(LanceFileWriter writer, Path file) throws IOException {
-    try {
-      writer.close();
-    } catch (IOException | RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IOException("closing the Lance file writer for " + file, e);
-    }
-  }
 
   // ---------------------------------------------------------------------------------------------
   // Arrow data

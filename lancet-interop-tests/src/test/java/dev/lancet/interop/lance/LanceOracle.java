@@ -1,5 +1,6 @@
 package dev.lancet.interop.lance;
 
+import dev.lancet.demo.LanceReads;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -19,13 +20,9 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.UInt8Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
@@ -669,36 +666,12 @@ public final class LanceOracle {
   }
 
   public static <T> T withDataset(Path table, OptionalLong version, Function<Dataset, T> body) {
-    try (BufferAllocator alloc = new RootAllocator()) {
-      ReadOptions.Builder ro = new ReadOptions.Builder();
-      version.ifPresent(ro::setVersion);
-      try (Dataset ds =
-          Dataset.open()
-              .allocator(alloc)
-              .uri(table.toAbsolutePath().toString())
-              .readOptions(ro.build())
-              .build()) {
-        return body.apply(ds);
-      }
-    }
+    return LanceReads.withDataset(table,
+        version.isPresent() ? Optional.of(version.getAsLong()) : Optional.empty(), body);
   }
 
-  private interface BatchConsumer {
-    void accept(VectorSchemaRoot root);
-  }
-
-  @SuppressWarnings("try") // LanceScanner.close() throws Exception
-  private static void scan(Dataset ds, ScanOptions options, BatchConsumer consumer) {
-    try (LanceScanner scanner = ds.newScan(options);
-        ArrowReader reader = scanner.scanBatches()) {
-      while (reader.loadNextBatch()) {
-        consumer.accept(reader.getVectorSchemaRoot());
-      }
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("scan failed", e);
-    }
+  private static void scan(Dataset ds, ScanOptions options, LanceReads.BatchConsumer consumer) {
+    LanceReads.scanBatches(ds, options, consumer);
   }
 
   private static long asLong(FieldVector v, int i) {
