@@ -75,8 +75,11 @@ public final class CommitLoop {
         }
         for (long v = checkedUpTo + 1; v <= latest.version(); v++) {
           Snapshot winner = v == latest.version() ? latest : loadWinner(latest.entry(), v);
-          TransactionProtos.Transaction theirs = transactionOf(winner);
-          if (theirs.getUuid().equals(uuid)) {
+          // Our own earlier attempt is recognised by the .txn name its manifest records, so it
+          // is found even if the .txn file itself was lost (it is not fsynced; decision 0007).
+          boolean ours = winner.manifest().transactionFile().equals(TransactionFile.fileName(readVersion, uuid));
+          TransactionProtos.Transaction theirs = ours ? null : transactionOf(winner);
+          if (ours || theirs.getUuid().equals(uuid)) {
             // Our own earlier attempt landed: report it, never publish twice.
             observer.accept(new CommitAttempt(uuid, attempts, Outcome.ALREADY_COMMITTED, v,
                 "an earlier attempt of this transaction published version " + v));

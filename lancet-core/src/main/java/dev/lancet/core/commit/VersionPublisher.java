@@ -57,10 +57,16 @@ public final class VersionPublisher {
     return publishManifest(next, indices, transaction, naming);
   }
 
-  /** Writes the transaction's .txn file (the first half of {@link #publish}). */
+  /**
+   * Writes the transaction's .txn file (the first half of {@link #publish}). Atomically, but as
+   * an advisory write (a local store does not fsync it): the version itself is the manifest,
+   * which is durable; a .txn file lost in a machine crash only makes writers that read an
+   * older version fail closed, and the commit loop recognises its own versions by the .txn
+   * name the manifest records. See docs/decisions/0007-durable-manifest-advisory-txn.md.
+   */
   public void writeTransactionFile(TransactionProtos.Transaction transaction) throws IOException {
     String txnName = TransactionFile.fileName(transaction.getReadVersion(), transaction.getUuid());
-    store.put(TransactionFile.path(txnName), TransactionFile.encode(transaction));
+    store.putAdvisory(TransactionFile.path(txnName), TransactionFile.encode(transaction));
   }
 
   /**

@@ -53,8 +53,8 @@ public interface ObjectStore extends AutoCloseable {
   void put(String path, byte[] data) throws IOException;
 
   /**
-   * Writes an object whose loss in a crash is harmless (the version hint), atomically like
-   * {@link #put}; a store may skip making it durable. The default is {@link #put}.
+   * Writes an object whose loss in a machine crash is tolerated (the version hint, a .txn file),
+   * atomically like {@link #put}; a store may skip making it durable. The default is {@link #put}.
    */
   default void putAdvisory(String path, byte[] data) throws IOException {
     put(path, data);

@@ -117,6 +117,25 @@ class CommitLoopTest {
   }
 
   @Test
+  void aVersionWhoseTxnFileWasLostInACrashIsStillRecognisedAndOthersFailClosed() throws Exception {
+    CommitResult first = append(() -> store, "x.lance", new ArrayList<>()).commit();
+    // A machine crash lost the (advisory, unsynced) .txn file; the manifest survived.
+    disk.delete("_transactions/" + first.manifest().transactionFile());
+    List<CommitAttempt> seen = new ArrayList<>();
+
+    CommitResult again = append(() -> store, "x.lance", seen).uuid(first.transactionUuid()).readVersion(1).commit();
+
+    assertThat(again.version()).isEqualTo(first.version());
+    assertThat(seen).extracting(CommitAttempt::outcome).containsExactly(Outcome.ALREADY_COMMITTED);
+    assertThat(Versions.list(disk)).hasSize(2);
+    // A different writer that read version 1 cannot be checked against version 2: fail closed.
+    assertThatThrownBy(append(() -> store, "y.lance", new ArrayList<>()).readVersion(1)::commit)
+        .isInstanceOf(ConflictingCommitException.class)
+        .hasMessageContaining("cannot be read");
+    assertThat(append(() -> store, "y.lance", new ArrayList<>()).commit().version()).isEqualTo(3);
+  }
+
+  @Test
   void anOutcomeStillUnknownWhenTheBudgetRunsOutIsTypedAndResolvedByReSubmission() throws Exception {
     AtomicBoolean published = new AtomicBoolean();
     store.onCall(Operation.PUT_IF_ABSENT, "_versions/", (op, path, n) -> published.set(true));
