@@ -55,6 +55,9 @@ public final class CommitLoop {
     PendingCommit pending = initial;
     String uuid = initial.transaction().getUuid();
     long readVersion = initial.transaction().getReadVersion();
+    // Our own earlier attempt is recognised by the .txn name its manifest records, so it is
+    // found even if the .txn file itself was lost (it is not fsynced; decision 0007).
+    String ourTxnFile = TransactionFile.fileName(readVersion, uuid);
     long checkedUpTo = readVersion;
     long start = System.nanoTime();
     int attempts = 0;
@@ -75,9 +78,7 @@ public final class CommitLoop {
         }
         for (long v = checkedUpTo + 1; v <= latest.version(); v++) {
           Snapshot winner = v == latest.version() ? latest : loadWinner(latest.entry(), v);
-          // Our own earlier attempt is recognised by the .txn name its manifest records, so it
-          // is found even if the .txn file itself was lost (it is not fsynced; decision 0007).
-          boolean ours = winner.manifest().transactionFile().equals(TransactionFile.fileName(readVersion, uuid));
+          boolean ours = winner.manifest().transactionFile().equals(ourTxnFile);
           TransactionProtos.Transaction theirs = ours ? null : transactionOf(winner);
           if (ours || theirs.getUuid().equals(uuid)) {
             // Our own earlier attempt landed: report it, never publish twice.

@@ -6,6 +6,7 @@ import dev.lancet.core.apply.CompositeApply;
 import dev.lancet.core.conflict.ConflictResult;
 import dev.lancet.core.conflict.Conflicts;
 import dev.lancet.core.conflict.Footprint;
+import dev.lancet.core.conflict.legacy.LegacyConflicts;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.pb.TransactionProtos;
@@ -37,7 +38,7 @@ public final class CompositeCommit implements PendingCommit {
     String name = TransactionFile.operationName(theirs);
     if (theirs.getOperationCase() != TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION) {
       // Cross-form: the legacy rules' footprint route (a faithful lowering, or fail closed).
-      LegacyCommit.checkWithLegacyRules(transaction, winnerVersion, theirs);
+      LegacyCommit.raiseConflicts(LegacyConflicts.check(transaction, footprint, theirs), winnerVersion, theirs);
       return this;
     }
     ConflictResult result = Conflicts.check(footprint,

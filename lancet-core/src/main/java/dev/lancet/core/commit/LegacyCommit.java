@@ -58,7 +58,7 @@ public final class LegacyCommit implements PendingCommit {
 
   @Override
   public PendingCommit checkAgainst(long winnerVersion, TransactionProtos.Transaction theirs) {
-    LegacyVerdict verdict = checkWithLegacyRules(transaction, winnerVersion, theirs);
+    LegacyVerdict verdict = raiseConflicts(LegacyConflicts.check(transaction, theirs), winnerVersion, theirs);
     if (verdict.obligations().isEmpty()) {
       return this;
     }
@@ -68,13 +68,12 @@ public final class LegacyCommit implements PendingCommit {
   }
 
   /**
-   * The legacy pairwise rules (a composite side through the footprint route): a retryable or
-   * incompatible verdict is thrown as the typed error naming the winner; an OK verdict, with
-   * any second-phase obligations, is returned.
+   * A verdict of the legacy pairwise rules (a composite side goes through the footprint route):
+   * retryable or incompatible is thrown as the typed error naming the winner; OK, with any
+   * second-phase obligations, is returned.
    */
-  static LegacyVerdict checkWithLegacyRules(TransactionProtos.Transaction ours, long winnerVersion,
+  static LegacyVerdict raiseConflicts(LegacyVerdict verdict, long winnerVersion,
       TransactionProtos.Transaction theirs) {
-    LegacyVerdict verdict = LegacyConflicts.check(ours, theirs);
     String name = TransactionFile.operationName(theirs);
     switch (verdict.kind()) {
       case RETRYABLE:

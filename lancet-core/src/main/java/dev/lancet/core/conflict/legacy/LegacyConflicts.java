@@ -34,6 +34,21 @@ public final class LegacyConflicts {
   private LegacyConflicts() {}
 
   public static LegacyVerdict check(Transaction ours, Transaction theirs) {
+    return check(ours, Optional.empty(), theirs);
+  }
+
+  /**
+   * As {@link #check(Transaction, Transaction)} for a transaction whose footprint the caller
+   * already has (a composite operation being committed: its footprint is computed once per
+   * commit, not once per winner).
+   */
+  public static LegacyVerdict check(Transaction ours, dev.lancet.core.conflict.Footprint oursFootprint,
+      Transaction theirs) {
+    return check(ours, Optional.of(oursFootprint), theirs);
+  }
+
+  private static LegacyVerdict check(Transaction ours, Optional<dev.lancet.core.conflict.Footprint> known,
+      Transaction theirs) {
     Optional<LegacyKind> o = LegacyKind.of(ours);
     Optional<LegacyKind> t = LegacyKind.of(theirs);
     if (o.isEmpty() || t.isEmpty()) {
@@ -57,7 +72,7 @@ public final class LegacyConflicts {
           + "schema or field metadata update would be lost (guard G2)");
     }
     if (p.o == COMPOSITE || p.t == COMPOSITE) {
-      return footprintRoute(p);
+      return footprintRoute(p, known);
     }
     switch (p.o) {
       case APPEND: return append(p);
@@ -93,9 +108,9 @@ public final class LegacyConflicts {
 
   // ---- the composite route -------------------------------------------------------------------
 
-  private static LegacyVerdict footprintRoute(Pair p) {
+  private static LegacyVerdict footprintRoute(Pair p, Optional<dev.lancet.core.conflict.Footprint> known) {
     // Lancet: a Clone has no footprint, so it fails closed against a composite (upstream: ok).
-    Optional<dev.lancet.core.conflict.Footprint> mine = LegacyFootprints.of(p.ours);
+    Optional<dev.lancet.core.conflict.Footprint> mine = known.isPresent() ? known : LegacyFootprints.of(p.ours);
     Optional<dev.lancet.core.conflict.Footprint> other = LegacyFootprints.of(p.theirs);
     if (mine.isEmpty() || other.isEmpty()) {
       LegacyKind missing = mine.isEmpty() ? p.o : p.t;
