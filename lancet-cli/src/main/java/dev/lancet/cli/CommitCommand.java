@@ -1,7 +1,6 @@
 package dev.lancet.cli;
 
-import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lancet.core.Table;
 import dev.lancet.core.action.ActionCodec;
 import dev.lancet.core.commit.CommitResult;
@@ -53,7 +52,10 @@ public final class CommitCommand implements Callable<Integer> {
       description = "Retries after losing a race to concurrent commits (default: ${DEFAULT-VALUE}).")
   int maxRetries;
 
-  @Option(names = "--json", description = "Print the result as JSON.")
+  @Option(names = "--json", description = "Print the result as a JSON object on stdout: "
+      + "{ok: true, exitCode: 0, version, uuid, attempts} when committed, else {ok: false, "
+      + "exitCode, error, message, ...} with the winner's version and operation and the "
+      + "collisions for a conflict.")
   boolean json;
 
   @Override
@@ -87,11 +89,13 @@ public final class CommitCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(ProtoJson.print(Value.newBuilder().setStructValue(Struct.newBuilder()
-          .putFields("version", Value.newBuilder().setNumberValue(result.version()).build())
-          .putFields("uuid", ProtoJson.string(result.transactionUuid()))
-          .putFields("attempts", Value.newBuilder().setNumberValue(result.attempts()).build()))
-          .build()));
+      ObjectNode o = CliJson.object();
+      o.put("ok", true);
+      o.put("exitCode", ExitCodes.OK);
+      o.set("version", CliJson.unsigned(result.version()));
+      o.put("uuid", result.transactionUuid());
+      o.put("attempts", result.attempts());
+      out.println(CliJson.print(o));
     } else {
       out.println("committed version " + result.version() + " (transaction " + result.transactionUuid()
           + ", " + result.attempts() + " attempt(s))");

@@ -3,8 +3,8 @@ package dev.lancet.cli;
 import static dev.lancet.cli.TextTable.Column.left;
 import static dev.lancet.cli.TextTable.Column.right;
 
-import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lancet.core.Table;
 import dev.lancet.demo.Acknowledged;
 import dev.lancet.demo.AttemptRecord;
@@ -67,7 +67,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
     DemoReport report = ConcurrentWritersDemo.run(root);
     if (json) {
-      out.println(ProtoJson.print(toJson(report)));
+      out.println(CliJson.print(toJson(report)));
     } else {
       printText(out, report);
     }
@@ -142,50 +142,45 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private static Value toJson(DemoReport report) {
-    List<Value> attempts = new ArrayList<>();
+  private static ObjectNode toJson(DemoReport report) {
+    ObjectNode root = CliJson.object();
+    root.put("table", report.table().toString());
+    root.set("finalVersion", CliJson.unsigned(report.finalVersion()));
+    root.put("passed", report.passed());
+    root.put("elapsedMillis", report.elapsed().toMillis());
+    ArrayNode attempts = root.putArray("attempts");
     for (AttemptRecord a : report.attempts()) {
-      Struct.Builder o = Struct.newBuilder();
-      o.putFields("sequence", ProtoJson.unsigned(a.sequence()));
-      o.putFields("writer", ProtoJson.string(a.writer()));
-      o.putFields("transaction", ProtoJson.string(a.transaction()));
-      o.putFields("plan", ProtoJson.unsigned(a.plan()));
-      o.putFields("steps", ProtoJson.strings(a.steps()));
-      o.putFields("readVersion", ProtoJson.unsigned(a.readVersion()));
-      o.putFields("attempt", ProtoJson.unsigned(a.attempt()));
-      o.putFields("outcome", ProtoJson.string(a.outcome().name()));
-      o.putFields("version", ProtoJson.unsigned(a.version()));
-      o.putFields("detail", ProtoJson.string(a.detail()));
-      o.putFields("uuid", ProtoJson.string(a.transactionUuid()));
-      attempts.add(ProtoJson.object(o));
+      ObjectNode o = attempts.addObject();
+      o.put("sequence", a.sequence());
+      o.put("writer", a.writer());
+      o.put("transaction", a.transaction());
+      o.put("plan", a.plan());
+      o.set("steps", CliJson.strings(a.steps()));
+      o.set("readVersion", CliJson.unsigned(a.readVersion()));
+      o.put("attempt", a.attempt());
+      o.put("outcome", a.outcome().name());
+      o.set("version", CliJson.unsigned(a.version()));
+      o.put("detail", a.detail());
+      o.put("uuid", a.transactionUuid());
     }
-    List<Value> acknowledged = new ArrayList<>();
+    ArrayNode acknowledged = root.putArray("acknowledged");
     for (Acknowledged k : report.acknowledged()) {
-      Struct.Builder o = Struct.newBuilder();
-      o.putFields("writer", ProtoJson.string(k.writer()));
-      o.putFields("transaction", ProtoJson.string(k.transaction()));
-      o.putFields("uuid", ProtoJson.string(k.transactionUuid()));
-      o.putFields("version", ProtoJson.unsigned(k.version()));
-      acknowledged.add(ProtoJson.object(o));
+      ObjectNode o = acknowledged.addObject();
+      o.put("writer", k.writer());
+      o.put("transaction", k.transaction());
+      o.put("uuid", k.transactionUuid());
+      o.set("version", CliJson.unsigned(k.version()));
     }
-    List<Value> checks = new ArrayList<>();
+    ArrayNode checks = root.putArray("checks");
     for (Check c : report.checks()) {
-      Struct.Builder o = Struct.newBuilder();
-      o.putFields("name", ProtoJson.string(c.name()));
-      o.putFields("expected", ProtoJson.string(c.expected()));
-      o.putFields("actual", ProtoJson.string(c.actual()));
-      o.putFields("passed", Value.newBuilder().setBoolValue(c.passed()).build());
-      checks.add(ProtoJson.object(o));
+      ObjectNode o = checks.addObject();
+      o.put("name", c.name());
+      o.put("expected", c.expected());
+      o.put("actual", c.actual());
+      o.put("passed", c.passed());
     }
-    Struct.Builder root = Struct.newBuilder();
-    root.putFields("table", ProtoJson.string(report.table().toString()));
-    root.putFields("finalVersion", ProtoJson.unsigned(report.finalVersion()));
-    root.putFields("passed", Value.newBuilder().setBoolValue(report.passed()).build());
-    root.putFields("elapsedMillis", ProtoJson.unsigned(report.elapsed().toMillis()));
-    root.putFields("attempts", ProtoJson.array(attempts));
-    root.putFields("acknowledged", ProtoJson.array(acknowledged));
-    root.putFields("checks", ProtoJson.array(checks));
-    root.putFields("errors", ProtoJson.strings(report.errors()));
-    return ProtoJson.object(root);
+    root.set("errors", CliJson.strings(report.errors()));
+    return root;
   }
+
 }

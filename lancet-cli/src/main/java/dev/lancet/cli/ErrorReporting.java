@@ -1,6 +1,12 @@
 package dev.lancet.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lancet.core.LancetException;
+import dev.lancet.core.commit.CommitConflictException;
+import dev.lancet.core.commit.CommitStateUnknownException;
+import dev.lancet.core.commit.ConflictingCommitException;
+import dev.lancet.core.commit.IncompatibleTransactionException;
+import dev.lancet.core.commit.RetriesExhaustedException;
 import dev.lancet.format.FormatException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,53 +24,120 @@ import picocli.CommandLine.ParseResult;
 final class ErrorReporting {
   static final String PREFIX = "lancet: ";
   static final String VERBOSE = "--verbose";
+  static final String JSON = "--json";
 
   private ErrorReporting() {}
 
-  /** Bad arguments: one line, a hint where to find the usage, exit 2. */
+  /**
+   * What a failure is, for people (the stderr line) and for scripts (the {@code --json} error
+   * object): one classification, so the exit code, the line and the JSON always agree.
+   */
+  record Failure(int exitCode, String kind, String label, String message, Exception error) {
+    /** The stderr line, without the {@code lancet: } prefix. */
+    String line() {
+      return label.isEmpty() ? message : label + ": " + message;
+    }
+
+    /**
+     * The JSON object a {@code --json} command prints on stdout when it fails: {@code committed:
+     * false}, the exit code, the error kind and message, and what the error knows (the winner's
+     * version and operation, the collisions, the attempts, the version and uuid whose outcome is
+     * unknown).
+     */
+    ObjectNode json() {
+      ObjectNode o = CliJson.object();
+      o.put("ok", false);
+      o.put("exitCode", exitCode);
+      o.put("error", kind);
+      o.put("message", message);
+      if (error instanceof ConflictingCommitException c) {
+        o.set("winnerVersion", CliJson.unsigned(c.version()));
+        o.put("winnerOperation", c.winnerOperation());
+        o.set("collisions", CliJson.strings(c.collisions()));
+      } else if (error instanceof IncompatibleTransactionException c) {
+        o.set("winnerVersion", CliJson.unsigned(c.winnerVersion()));
+        o.put("winnerOperation", c.winnerOperation());
+        o.set("collisions", CliJson.strings(c.reasons()));
+      } else if (error instanceof RetriesExhaustedException c) {
+        o.set("lastVersion", CliJson.unsigned(c.version()));
+        o.put("attempts", c.attempts());
+      } else if (error instanceof CommitStateUnknownException c) {
+        o.set("version", CliJson.unsigned(c.version()));
+        o.put("uuid", c.transactionUuid());
+      }
+      return o;
+    }
+  }
+
+  /** Classifies a failure of a command (or of its arguments). */
+  static Failure classify(Exception ex) {
+    if (ex instanceof ParameterException) {
+      return new Failure(ExitCodes.USAGE, "usage", "", oneLine(ex.getMessage()), ex);
+    }
+    if (ex instanceof IncompatibleTransactionException) {
+      return new Failure(ExitCodes.INCOMPATIBLE, "incompatible", "incompatible transaction",
+          oneLine(describe(ex)), ex);
+    }
+    if (ex instanceof RetriesExhaustedException) {
+      return new Failure(ExitCodes.RETRYABLE_CONFLICT, "retries_exhausted", "retryable conflict",
+          oneLine(describe(ex)), ex);
+    }
+    if (ex instanceof CommitConflictException) {
+      return new Failure(ExitCodes.RETRYABLE_CONFLICT, "retryable_conflict", "retryable conflict",
+          oneLine(describe(ex)), ex);
+    }
+    if (ex instanceof CommitStateUnknownException) {
+      return new Failure(ExitCodes.COMMIT_STATE_UNKNOWN, "commit_state_unknown",
+          "commit state unknown", oneLine(describe(ex)), ex);
+    }
+    if (isUserError(ex)) {
+      return new Failure(ExitCodes.USAGE, "invalid_input", "", oneLine(describe(ex)), ex);
+    }
+    return new Failure(ExitCodes.INTERNAL, "internal", "internal error", oneLine(ex.toString()), ex);
+  }
+
+  /** Bad arguments: one line, a hint where to find the usage, exit 2 (and JSON with --json). */
   static IParameterExceptionHandler parameterHandler() {
     return (ParameterException ex, String[] args) -> {
       CommandLine cmd = ex.getCommandLine();
+      Failure failure = classify(ex);
+      if (hasOption(args, JSON)) {
+        printJson(cmd, failure);
+      }
       PrintWriter err = cmd.getErr();
-      err.println(PREFIX + oneLine(ex.getMessage()));
+      err.println(PREFIX + failure.line());
       err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
       if (hasVerbose(args)) {
         ex.printStackTrace(err);
       }
       err.flush();
-      return ExitCodes.USAGE;
+      return failure.exitCode();
     };
   }
 
-  /** Failures while running a command. */
+  /** Failures while running a command: one line on stderr; with --json also a JSON object. */
   static IExecutionExceptionHandler executionHandler() {
     return (Exception ex, CommandLine cmd, ParseResult parsed) -> {
-      PrintWriter err = cmd.getErr();
-      boolean verbose = isVerbose(parsed);
-      int code;
-      if (ex instanceof dev.lancet.core.commit.IncompatibleTransactionException) {
-        err.println(PREFIX + "incompatible transaction: " + oneLine(describe(ex)));
-        code = ExitCodes.INCOMPATIBLE;
-      } else if (ex instanceof dev.lancet.core.commit.CommitConflictException) {
-        err.println(PREFIX + "retryable conflict: " + oneLine(describe(ex)));
-        code = ExitCodes.RETRYABLE_CONFLICT;
-      } else if (ex instanceof dev.lancet.core.commit.CommitStateUnknownException) {
-        err.println(PREFIX + "commit state unknown: " + oneLine(describe(ex)));
-        code = ExitCodes.COMMIT_STATE_UNKNOWN;
-      } else if (isUserError(ex)) {
-        err.println(PREFIX + oneLine(describe(ex)));
-        code = ExitCodes.USAGE;
-      } else {
-        err.println(PREFIX + "internal error: " + oneLine(ex.toString())
-            + (verbose ? "" : " (run with --verbose for the stack trace)"));
-        code = ExitCodes.INTERNAL;
+      Failure failure = classify(ex);
+      if (hasMatchedOption(parsed, JSON)) {
+        printJson(cmd, failure);
       }
+      PrintWriter err = cmd.getErr();
+      boolean verbose = hasMatchedOption(parsed, VERBOSE);
+      err.println(PREFIX + failure.line() + (failure.exitCode() == ExitCodes.INTERNAL && !verbose
+          ? " (run with --verbose for the stack trace)" : ""));
       if (verbose) {
         ex.printStackTrace(err);
       }
       err.flush();
-      return code;
+      return failure.exitCode();
     };
+  }
+
+  private static void printJson(CommandLine cmd, Failure failure) {
+    PrintWriter out = cmd.getOut();
+    out.println(CliJson.print(failure.json()));
+    out.flush();
   }
 
   /**
@@ -115,9 +188,9 @@ final class ErrorReporting {
     return s.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ");
   }
 
-  private static boolean isVerbose(ParseResult parsed) {
+  private static boolean hasMatchedOption(ParseResult parsed, String option) {
     for (ParseResult pr = parsed; pr != null; pr = pr.subcommand()) {
-      if (pr.hasMatchedOption(VERBOSE)) {
+      if (pr.hasMatchedOption(option)) {
         return true;
       }
     }
@@ -125,8 +198,13 @@ final class ErrorReporting {
   }
 
   static boolean hasVerbose(String[] args) {
+    return hasOption(args, VERBOSE);
+  }
+
+  /** Whether {@code option} is among the arguments before any {@code --}. */
+  private static boolean hasOption(String[] args, String option) {
     for (String a : args) {
-      if (VERBOSE.equals(a)) {
+      if (option.equals(a)) {
         return true;
       }
       if ("--".equals(a)) {

@@ -3,8 +3,8 @@ package dev.lancet.cli;
 import static dev.lancet.cli.TextTable.Column.left;
 import static dev.lancet.cli.TextTable.Column.right;
 
-import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lancet.core.Table;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.core.version.VersionEntry;
@@ -138,28 +138,26 @@ public final class LogCommand implements Callable<Integer> {
   }
 
   private static void printJson(PrintWriter out, List<Entry> entries) {
-    List<Value> items = new ArrayList<>();
+    ArrayNode items = CliJson.array();
     for (Entry e : entries) {
-      Struct.Builder o = Struct.newBuilder();
-      o.putFields("version", ProtoJson.unsigned(e.version()));
-      o.putFields("timestamp", e.timestamp().map(t -> ProtoJson.string(t.toString()))
-          .orElse(ProtoJson.nullValue()));
+      ObjectNode o = items.addObject();
+      o.set("version", CliJson.unsigned(e.version()));
+      o.put("timestamp", e.timestamp().map(Instant::toString).orElse(null));
       if (e.transaction().isPresent()) {
         Transaction txn = e.transaction().get();
-        o.putFields("operation", ProtoJson.string(Transactions.operationName(txn)));
-        o.putFields("readVersion", ProtoJson.unsigned(txn.getReadVersion()));
-        o.putFields("uuid", ProtoJson.string(txn.getUuid()));
-        o.putFields("steps", ProtoJson.strings(Transactions.steps(txn)));
+        o.put("operation", Transactions.operationName(txn));
+        o.set("readVersion", CliJson.unsigned(txn.getReadVersion()));
+        o.put("uuid", txn.getUuid());
+        o.set("steps", CliJson.strings(Transactions.steps(txn)));
       } else {
-        o.putFields("operation", ProtoJson.nullValue());
-        o.putFields("readVersion", ProtoJson.nullValue());
-        o.putFields("uuid", ProtoJson.nullValue());
-        o.putFields("steps", ProtoJson.strings(List.of()));
+        o.putNull("operation");
+        o.putNull("readVersion");
+        o.putNull("uuid");
+        o.set("steps", CliJson.array());
       }
-      o.putFields("manifestPath", ProtoJson.string(e.manifestPath()));
-      e.error().ifPresent(err -> o.putFields("error", ProtoJson.string(err)));
-      items.add(ProtoJson.object(o));
+      o.put("manifestPath", e.manifestPath());
+      e.error().ifPresent(err -> o.put("error", err));
     }
-    out.println(ProtoJson.print(ProtoJson.array(items)));
+    out.println(CliJson.print(items));
   }
 }

@@ -1,24 +1,26 @@
 package dev.lancet.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Any;
 import com.google.protobuf.DescriptorProtos;
 import com.google.protobuf.Descriptors;
 import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.ListValue;
 import com.google.protobuf.Message;
-import com.google.protobuf.NullValue;
-import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import dev.lancet.format.pb.TableProtos;
 import dev.lancet.format.pb.TransactionProtos;
+import java.math.BigInteger;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Protobuf canonical JSON for the commands' {@code --json} output, and JSON built from
- * {@link Struct}/{@link Value} for results that are not protobuf messages.
+ * Protobuf JSON for the {@code --json} output of commands that print a protobuf message
+ * ({@code inspect}, {@code show-txn}); other results are built with {@link CliJson}.
  *
  * <p>Index details are a {@code google.protobuf.Any}, which protobuf JSON can print only when
  * it knows the packed type. Every message of Lancet's own .proto files is known. Lance packs
@@ -28,31 +30,90 @@ import java.util.Map;
  * printed, and that is an error that names the type.
  */
 final class ProtoJson {
-  /** Values from 2^53 on are not exact as JSON numbers (doubles); they print as strings. */
-  private static final long MAX_EXACT = 1L << 53;
   /** Every message type Lancet's own .proto files define. */
   private static final JsonFormat.TypeRegistry KNOWN = knownTypes().build();
 
   private ProtoJson() {}
 
-  /** {@code JsonFormat.printer().print(message)}, with the type registry described above. */
+  /** The protobuf JSON of {@code message} as {@link #toJson} gives it, pretty-printed. */
   static String print(Message message) {
+    return CliJson.print(toJson(message));
+  }
+
+  /**
+   * {@code JsonFormat.printer().print(message)} with the type registry described above, except
+   * that 64-bit integer fields are JSON integers, not the decimal strings proto3's canonical
+   * mapping prints: a script reads {@code "version": 10}. Protobuf's JSON parser accepts both
+   * spellings, so the output still parses back into the same message (and {@code lancet
+   * commit --file} takes it).
+   */
+  static JsonNode toJson(Message message) {
     JsonFormat.TypeRegistry registry = registryFor(message);
+    String canonical;
     try {
-      return JsonFormat.printer().usingTypeRegistry(registry).print(message);
+      canonical = JsonFormat.printer().usingTypeRegistry(registry).print(message);
     } catch (InvalidProtocolBufferException e) {
       throw new CliException("cannot print " + message.getDescriptorForType().getName()
           + " as protobuf JSON: " + e.getMessage());
     }
+    JsonNode tree = CliJson.parse(canonical);
+    integersAsNumbers(message.getDescriptorForType(), tree, registry);
+    return tree;
   }
 
-  /** Prints a {@link Value} (an object, array, ...) built for a non-protobuf result. */
-  static String print(Value value) {
-    try {
-      return JsonFormat.printer().print(value);
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("a Struct value must always print", e);
+  /** Rewrites the 64-bit integer fields of the protobuf JSON {@code node} of {@code type}. */
+  private static void integersAsNumbers(Descriptors.Descriptor type, JsonNode node,
+      JsonFormat.TypeRegistry registry) {
+    if (!(node instanceof ObjectNode object)) {
+      return;
     }
+    if (type.getFullName().equals(Any.getDescriptor().getFullName())) {
+      Descriptors.Descriptor packed = registry.find(typeName(object.path("@type").asText()));
+      if (packed != null && !isWellKnown(packed)) {
+        integersAsNumbers(packed, object, registry);
+      }
+      return;
+    }
+    if (isWellKnown(type)) {
+      return; // Timestamp and friends have their own JSON forms
+    }
+    for (Descriptors.FieldDescriptor field : type.getFields()) {
+      JsonNode value = object.get(field.getJsonName());
+      if (value == null) {
+        continue;
+      }
+      if (field.isMapField()) {
+        Descriptors.FieldDescriptor valueField = field.getMessageType().findFieldByName("value");
+        if (value instanceof ObjectNode map) {
+          map.fieldNames().forEachRemaining(key -> map.set(key, number(valueField, map.get(key), registry)));
+        }
+      } else if (field.isRepeated()) {
+        if (value instanceof ArrayNode items) {
+          for (int i = 0; i < items.size(); i++) {
+            items.set(i, number(field, items.get(i), registry));
+          }
+        }
+      } else {
+        object.set(field.getJsonName(), number(field, value, registry));
+      }
+    }
+  }
+
+  private static JsonNode number(Descriptors.FieldDescriptor field, JsonNode value,
+      JsonFormat.TypeRegistry registry) {
+    if (field.getJavaType() == Descriptors.FieldDescriptor.JavaType.MESSAGE) {
+      integersAsNumbers(field.getMessageType(), value, registry);
+      return value;
+    }
+    if (field.getJavaType() == Descriptors.FieldDescriptor.JavaType.LONG && value.isTextual()) {
+      BigInteger n = new BigInteger(value.asText());
+      return n.bitLength() < 64 ? LongNode.valueOf(n.longValue()) : BigIntegerNode.valueOf(n);
+    }
+    return value;
+  }
+
+  private static boolean isWellKnown(Descriptors.Descriptor type) {
+    return type.getFile().getPackage().equals("google.protobuf");
   }
 
   static JsonFormat.TypeRegistry registryFor(Message message) {
@@ -107,10 +168,6 @@ final class ProtoJson {
     return typeUrl.substring(typeUrl.lastIndexOf('/') + 1);
   }
 
-  private static String simpleName(String typeName) {
-    return typeName.substring(typeName.lastIndexOf('.') + 1);
-  }
-
   /** A stand-in: an empty message named {@code typeName}, in its own synthetic file. */
   private static Descriptors.Descriptor emptyMessage(String typeName) {
     int dot = typeName.lastIndexOf('.');
@@ -129,39 +186,5 @@ final class ProtoJson {
       throw new CliException("cannot print protobuf JSON: the Any type name '" + typeName
           + "' is not a valid message name");
     }
-  }
-
-  // ---- Struct/Value builders for non-protobuf results ----
-
-  static Value string(String s) {
-    return Value.newBuilder().setStringValue(s).build();
-  }
-
-  static Value nullValue() {
-    return Value.newBuilder().setNullValue(NullValue.NULL_VALUE).build();
-  }
-
-  /** An unsigned 64-bit number: a JSON number while exact, else a decimal string. */
-  static Value unsigned(long v) {
-    if (v >= 0 && v <= MAX_EXACT) {
-      return Value.newBuilder().setNumberValue(v).build();
-    }
-    return string(Long.toUnsignedString(v));
-  }
-
-  static Value strings(List<String> items) {
-    ListValue.Builder b = ListValue.newBuilder();
-    for (String s : items) {
-      b.addValues(string(s));
-    }
-    return Value.newBuilder().setListValue(b).build();
-  }
-
-  static Value array(List<Value> items) {
-    return Value.newBuilder().setListValue(ListValue.newBuilder().addAllValues(items)).build();
-  }
-
-  static Value object(Struct.Builder struct) {
-    return Value.newBuilder().setStructValue(struct).build();
   }
 }

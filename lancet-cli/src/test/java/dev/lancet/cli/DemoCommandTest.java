@@ -69,7 +69,10 @@ class DemoCommandTest {
     assertThat(total.getFieldsOrThrow("actual").getStringValue()).isEqualTo("Lancet 419, lance-core 419");
 
     // Every acknowledged uuid is the transaction of the version it was acknowledged at.
+    com.fasterxml.jackson.databind.JsonNode strict = StrictJson.parse(r.out());
     try (Table t = Table.open(target.toString())) {
+      StrictJson.assertInteger(strict.get("finalVersion"), t.latest().version());
+      strict.get("attempts").forEach(a -> assertThat(a.get("readVersion").isIntegralNumber()).isTrue());
       for (Value v : root.get("acknowledged").getListValue().getValuesList()) {
         Struct k = v.getStructValue();
         long version = (long) k.getFieldsOrThrow("version").getNumberValue();

@@ -87,7 +87,7 @@ class InspectCommandTest {
   }
 
   @Test
-  void jsonIsExactlyTheManifestMessage() throws Exception {
+  void jsonParsesBackIntoExactlyTheManifestMessage() throws Exception {
     Cli.Result r = Cli.run("inspect", table.location(), "--version", "4", "--json");
 
     assertThat(r.exitCode()).as(r.err()).isZero();
@@ -96,7 +96,6 @@ class InspectCommandTest {
     try (Table t = Table.open(table.location())) {
       Snapshot s = t.version(4);
       assertThat(parsed.build()).isEqualTo(ManifestCodec.toProto(s.manifest()));
-      assertThat(r.out().strip()).isEqualTo(JsonFormat.printer().print(ManifestCodec.toProto(s.manifest())));
     }
   }
 
