@@ -209,6 +209,17 @@ class ConflictExpectationsTest {
         row("a_zero_bloom_sizing_means_the_default",
             fp((Object) keyedInsert(bloom(0, 0, 0x01))),
             fp((Object) keyedInsert(bloom(8192, 0.00057, 0x02))), false),
+        // assert_unique_keys.rs @6d18f6ee: assertions are matched per key-column set, and any
+        // in-place write of a key column violates an assertion (see UniqueKeyAssertionRulesTest).
+        row("assertions_are_matched_by_key_column",
+            fp(newFragment(0), assertKeys(committed(0), exact(1L)), assertKeys(committed(1), exact(5L))),
+            fp(newFragment(0), assertKeys(committed(0), exact(2L)), assertKeys(committed(1), exact(6L))), false),
+        row("an_assertion_conflicts_with_an_in_place_write_to_its_key_column",
+            fp((Object) keyedInsert(exact(1L))), fp(tombstone(0, 0)), true),
+        row("an_assertion_leaves_an_in_place_write_to_another_column_alone",
+            fp((Object) keyedInsert(exact(1L))), fp(tombstone(0, 1)), false),
+        row("an_assertion_conflicts_with_an_overlay_of_its_key_column",
+            fp((Object) keyedInsert(exact(1L))), fp(overlay(0, 0)), true),
         // Conservative Local-ref comparison across transactions (see Footprint's Javadoc).
         row("key_columns_minted_by_each_transaction_are_never_the_same",
             fp(newFragment(0), assertKeys(List.of(l(0)), exact(1L))),
