@@ -695,7 +695,7 @@ public final class ApplyState {
         .orElse(com.google.protobuf.Any.newBuilder().setTypeUrl("/lance.table.MemWalIndexDetails").build())
         .toBuilder().setValue(updated.toByteString()).build();
     indices.set(at, new IndexSegment(s.uuid(), s.fields(), s.name(), newVersion, s.fragmentBitmap(),
-        Optional.of(any), s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.unknownFields()));
+        Optional.of(any), s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.coveringFields(), s.unknownFields()));
   }
 
   // ---- reset ------------------------------------------------------------------------------

@@ -177,19 +177,20 @@ public final class FootprintBuilder {
   // ---- indices ------------------------------------------------------------------------------
 
   /**
-   * Builds a segment of index {@code name} over {@code fields}: an index claim with identity and
-   * the committed covered fragments (empty = unstated), R(FieldDefinition) per committed field,
-   * and R(FieldData) per committed field in each committed covered fragment.
+   * Builds a segment of index {@code name}: an index claim with identity and the committed
+   * covered fragments (empty = unstated), R(FieldDefinition) per committed key or carried field,
+   * and R(FieldData) per such field in each committed covered fragment.
    */
   public FootprintBuilder buildIndex(String name, IndexClaim.Identity identity,
       Optional<List<Ref>> coveredFragments) {
     Optional<Set<Long>> coverage = coveredFragments.map(FootprintBuilder::committedIds);
     indexClaims.add(new IndexClaim(name, Optional.of(identity), coverage));
-    for (Ref f : identity.fields()) {
+    List<Ref> dependencies = identity.dependencies();
+    for (Ref f : dependencies) {
       requireFieldDefinition(f);
     }
     for (long fragment : coverage.orElse(Set.of())) {
-      for (Ref f : identity.fields()) {
+      for (Ref f : dependencies) {
         fieldId(f).ifPresent(id -> require(new Coordinate.FieldData(fragment, id)));
       }
     }

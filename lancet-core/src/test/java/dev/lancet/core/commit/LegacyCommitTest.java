@@ -177,7 +177,7 @@ class LegacyCommitTest {
   void aNewIndexDropsFragmentsWhoseIndexedColumnAConcurrentUpdateRewrote() {
     IndexSegment index = new IndexSegment(UUID.randomUUID(), List.of(0), "id_idx", 1,
         IndexSegment.fragmentBitmapOf(List.of(0L, 1L)), Optional.empty(), OptionalInt.of(0),
-        OptionalLong.empty(), OptionalInt.empty(), List.of(), UnknownFieldSet.getDefaultInstance());
+        OptionalLong.empty(), OptionalInt.empty(), List.of(), List.of(), UnknownFieldSet.getDefaultInstance());
     var createIndex = table.newLegacyTransaction(new CreateIndex(List.of(index), List.of())).readVersion(1);
     Fragment rewritten = Fragment.of(0, 100, List.of(
         new DataFile("data/0.lance", List.of(-2), List.of(0), 2, 1, 100),
