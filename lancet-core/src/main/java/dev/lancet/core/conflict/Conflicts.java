@@ -99,6 +99,12 @@ public final class Conflicts {
     relocationLosesOverlay(committed.overlaidRows(), committing.relocatedRows(),
         "the committed transaction overlaid", "this transaction moves them to another fragment")
         .ifPresent(out::add);
+    // Nullability (seed §5.2, symmetric): a field made non-nullable against rows or files that
+    // leave it without data.
+    FieldBacking.violation(committing.backing(), committed.backing(), "this transaction's",
+        "the committed transaction").ifPresent(d -> out.add(new Collision(Collision.Kind.NULLABILITY, d)));
+    FieldBacking.violation(committed.backing(), committing.backing(), "the committed transaction's",
+        "this transaction").ifPresent(d -> out.add(new Collision(Collision.Kind.NULLABILITY, d)));
     // Key assertions (symmetric).
     keyViolation(committing, committed, "this transaction's", "the committed transaction")
         .ifPresent(out::add);

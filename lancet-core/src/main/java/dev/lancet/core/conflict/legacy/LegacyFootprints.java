@@ -30,7 +30,8 @@ import org.roaringbitmap.RoaringBitmap;
  * overlay of a moved row, or a concurrent column rewrite, always collides.
  *
  * <ul>
- *   <li>Append: inserts rows (minted fragments only).</li>
+ *   <li>Append: inserts rows (minted fragments only), each fragment backing the fields its
+ *       files hold.</li>
  *   <li>Delete: a deletion-file write (and the fragment required) per updated fragment; a
  *       removal per deleted fragment.</li>
  *   <li>Update (REWRITE_ROWS only): a whole-fragment write per updated fragment and a removal
@@ -78,6 +79,7 @@ public final class LegacyFootprints {
     FootprintBuilder fp = Footprint.builder();
     switch (t.getOperationCase()) {
       case APPEND:
+        backFragments(fp, t.getAppend().getFragmentsList());
         return Lowering.of(fp.insertRows());
       case DELETE:
         for (long id : LegacyOps.updatedIds(t)) {
@@ -97,6 +99,7 @@ public final class LegacyFootprints {
         if (u.getNewFragmentsCount() > 0) {
           fp.insertRows();
         }
+        backFragments(fp, u.getNewFragmentsList());
         if (u.hasInsertedRows()) {
           List<Ref> keys = new ArrayList<>();
           u.getInsertedRows().getFieldIdsList().forEach(f -> keys.add(Ref.committed(f)));
@@ -193,6 +196,17 @@ public final class LegacyFootprints {
     }
     for (long id : LegacyOps.removedIds(t)) {
       fp.removeFragment(Ref.committed(id));
+    }
+  }
+
+  /** New fragments with the fields their files back (the rest read as null in them). */
+  private static void backFragments(FootprintBuilder fp, List<TableProtos.DataFragment> fragments) {
+    for (TableProtos.DataFragment f : fragments) {
+      java.util.Set<Integer> fields = new java.util.LinkedHashSet<>();
+      for (TableProtos.DataFile file : f.getFilesList()) {
+        file.getFieldsList().stream().filter(id -> id >= 0).forEach(fields::add);
+      }
+      fp.addFragmentBacking(fields);
     }
   }
 
