@@ -144,6 +144,47 @@ class WireFailClosedTest {
     assertThat(ActionCodec.decode(ActionProtos.CompositeOperation.parseFrom(new byte[0])).steps()).isEmpty();
   }
 
+  /**
+   * Other drafts put other messages at Transaction arm 116 (wire-diff §2.2): #9150's
+   * {@code ReserveRowIds{uint64 num_row_ids = 1}}, #9136's pre-removal
+   * {@code AppendFragmentReuseTransitions{repeated Transition transitions = 1}} and #7737's
+   * {@code CompositeOperation{repeated Transaction transactions}}. Read as our operation, none may
+   * decode (before the fix the last two read as an empty operation).
+   */
+  @Test
+  void otherDraftsPayloadsAtArm116AreRejected() throws Exception {
+    byte[] reserveRowIds = message(out -> out.writeUInt64(1, 1000));
+    byte[] digest = message(out -> {
+      out.writeUInt64(1, 3);
+      out.writeUInt64(2, 10);
+    });
+    byte[] transition = message(out -> {
+      out.writeByteArray(1, digest);
+      out.writeByteArray(2, digest);
+    });
+    byte[] friTransitions = message(out -> out.writeByteArray(1, transition));
+    byte[] legacyTxn = Transaction.newBuilder().setReadVersion(3).setUuid("inner")
+        .setReserveFragments(Transaction.ReserveFragments.newBuilder().setNumFragments(2)).build().toByteArray();
+    byte[] nestedTransactions = message(out -> out.writeByteArray(1, legacyTxn));
+    int decoded = 0;
+    for (byte[] payload : List.of(reserveRowIds, friTransitions, nestedTransactions)) {
+      Transaction envelope;
+      try {
+        envelope = Transaction.parseFrom(message(out -> {
+          out.writeString(2, "draft");
+          out.writeByteArray(116, payload);
+        }));
+      } catch (com.google.protobuf.InvalidProtocolBufferException unparseable) {
+        continue; // Refused even earlier: the transaction does not parse at all.
+      }
+      Transaction read = envelope;
+      assertThatThrownBy(() -> ActionCodec.decode(read.getCompositeOperation()))
+          .isInstanceOf(InvalidActionException.class);
+      decoded++;
+    }
+    assertThat(decoded).as("payloads that parse and reach the decoder").isGreaterThanOrEqualTo(2);
+  }
+
   // ---- unknown fields at any depth ----------------------------------------------------------
 
   /** Seen before the fix: an unknown field inside the data file (or any nested message) was kept. */
