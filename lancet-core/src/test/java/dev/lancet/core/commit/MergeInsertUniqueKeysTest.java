@@ -72,11 +72,11 @@ class MergeInsertUniqueKeysTest {
   }
 
   private long round(long seed, Path tableDir) throws Exception {
-    LocalObjectStore store = new LocalObjectStore(tableDir);
-    String location = tableDir.toString();
-    TortureTables.seed(store, 1, 1);
-    Ledger ledger = new Ledger();
-    ContractCommitter committer = new ContractCommitter(store, location, POLICY, ledger);
+    Seeded table = seeded(tableDir);
+    LocalObjectStore store = table.store();
+    String location = table.location();
+    Ledger ledger = table.ledger();
+    ContractCommitter committer = table.committer();
     Set<Long> wanted = ConcurrentHashMap.newKeySet();
     List<String> acknowledgedFiles = new ArrayList<>();
     CountDownLatch go = new CountDownLatch(1);
@@ -146,11 +146,11 @@ class MergeInsertUniqueKeysTest {
 
   @Test
   void stalePlansWithSharedKeysConflictAndDisjointOnesBothLand() throws Exception {
-    LocalObjectStore store = new LocalObjectStore(dir.resolve("t"));
-    String location = dir.resolve("t").toString();
-    TortureTables.seed(store, 1, 1);
-    Ledger ledger = new Ledger();
-    ContractCommitter committer = new ContractCommitter(store, location, POLICY, ledger);
+    Seeded table = seeded(dir.resolve("t"));
+    LocalObjectStore store = table.store();
+    String location = table.location();
+    Ledger ledger = table.ledger();
+    ContractCommitter committer = table.committer();
 
     assertThat(committer.commit(1, mergeInsert("a.lance", Set.of(1L, 2L, 3L), true)).acknowledged()).isTrue();
     ContractCommitter.Outcome shared = committer.commit(1, mergeInsert("b.lance", Set.of(3L, 4L), true));
@@ -177,12 +177,12 @@ class MergeInsertUniqueKeysTest {
   void anInPlaceRewriteOfTheKeyColumnConflictsWithAMergeInsertInEitherOrder() throws Exception {
     for (boolean rewriteFirst : new boolean[] {false, true}) {
       Path tableDir = dir.resolve("rewrite-" + rewriteFirst);
-      LocalObjectStore store = new LocalObjectStore(tableDir);
-      String location = tableDir.toString();
-      TortureTables.seed(store, 1, 1);
+      Seeded table = seeded(tableDir);
+      LocalObjectStore store = table.store();
+      String location = table.location();
       keysByFile.put("seed-0.lance", List.of(10L));
-      Ledger ledger = new Ledger();
-      ContractCommitter committer = new ContractCommitter(store, location, POLICY, ledger);
+      Ledger ledger = table.ledger();
+      ContractCommitter committer = table.committer();
       CompositeOperation insert = mergeInsert("insert-" + rewriteFirst + ".lance", Set.of(20L), true);
       CompositeOperation rewrite = rewriteKeyColumn("rewrite-" + rewriteFirst + ".lance", 20L);
 
@@ -203,11 +203,11 @@ class MergeInsertUniqueKeysTest {
   /** A rewrite of a column other than the key does not collide with the merge insert. */
   @Test
   void anInPlaceRewriteOfAnotherColumnLandsAlongsideAMergeInsert() throws Exception {
-    LocalObjectStore store = new LocalObjectStore(dir.resolve("other"));
-    String location = dir.resolve("other").toString();
-    TortureTables.seed(store, 1, 1);
-    Ledger ledger = new Ledger();
-    ContractCommitter committer = new ContractCommitter(store, location, POLICY, ledger);
+    Seeded table = seeded(dir.resolve("other"));
+    LocalObjectStore store = table.store();
+    String location = table.location();
+    Ledger ledger = table.ledger();
+    ContractCommitter committer = table.committer();
     // Field 1 is added first (version 2), so both plans below read a table with two columns.
     CompositeOperation addColumn = new CompositeOperation(List.of(new UserStep("add column v", List.of(
         dev.lancet.core.action.AddField.topLevel(0, dev.lancet.format.model.Field.builder(0, "v", "int64").build()),
@@ -234,14 +234,26 @@ class MergeInsertUniqueKeysTest {
   /** The duplicate check above can fail: without the assertion, two stale plans duplicate a key. */
   @Test
   void withoutTheAssertionStalePlansDuplicateAKey() throws Exception {
-    LocalObjectStore store = new LocalObjectStore(dir.resolve("u"));
-    String location = dir.resolve("u").toString();
-    TortureTables.seed(store, 1, 1);
-    ContractCommitter committer = new ContractCommitter(store, location, POLICY, new Ledger());
+    Seeded table = seeded(dir.resolve("u"));
+    LocalObjectStore store = table.store();
+    String location = table.location();
+    Ledger ledger = table.ledger();
+    ContractCommitter committer = table.committer();
     assertThat(committer.commit(1, mergeInsert("x.lance", Set.of(1L, 2L), false)).acknowledged()).isTrue();
     assertThat(committer.commit(1, mergeInsert("y.lance", Set.of(2L, 3L), false)).acknowledged()).isTrue();
     List<Long> all = keyList(Snapshot.latest(store, location).manifest());
     assertThat(new HashSet<>(all)).hasSizeLessThan(all.size());
+  }
+
+  /** A table seeded with one fragment of one row, and a committer that records into a ledger. */
+  private record Seeded(LocalObjectStore store, String location, Ledger ledger, ContractCommitter committer) {}
+
+  private static Seeded seeded(Path tableDir) throws Exception {
+    LocalObjectStore store = new LocalObjectStore(tableDir);
+    TortureTables.seed(store, 1, 1);
+    Ledger ledger = new Ledger();
+    return new Seeded(store, tableDir.toString(), ledger,
+        new ContractCommitter(store, tableDir.toString(), POLICY, ledger));
   }
 
   private CompositeOperation mergeInsert(String path, Set<Long> keys, boolean assertUnique) {
