@@ -45,7 +45,7 @@ import org.roaringbitmap.RoaringBitmap;
  * versions come from the {@link ManifestHistory}). The result is version
  * {@code current.version() + 1}, unstamped: timestamp, writer version, feature flags and the
  * transaction file are stamped when it is published. The result keeps {@code current}'s
- * feature flags, so the publisher's derivation carries stable row ids and MemWAL catch-up.
+ * feature flags, so the publisher's derivation carries stable row ids.
  *
  * <p>Rebasing. {@code current} may be newer than {@code readVersion} (a concurrent commit
  * landed and did not conflict). What the operation means then:
