@@ -12,6 +12,7 @@ import dev.lancet.format.pb.TransactionProtos.Transaction;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.Map;
 
@@ -95,8 +96,8 @@ final class TransactionReport {
         Transaction.UpdateMemWalState u = txn.getUpdateMemWalState();
         out.println("compacted sstables: " + Formats.list(u.getCompactedSstablesList(),
             s -> Formats.uuid(s.getShardId()) + "@" + Formats.unsigned(s.getGeneration())));
-        if (u.hasRequireIndexCatchup()) {
-          out.println("require index catch-up: " + Formats.yesNo(u.getRequireIndexCatchup()));
+        if (!u.getUnknownFields().asMap().isEmpty()) {
+          out.println("unknown fields: " + u.getUnknownFields().asMap().keySet());
         }
       }
       case CLONE -> {
@@ -246,6 +247,11 @@ final class TransactionReport {
   }
 
   private static void composite(PrintWriter out, ActionProtos.CompositeOperation op) {
+    Optional<String> unreadable = Transactions.unreadable(op);
+    if (unreadable.isPresent()) {
+      out.println("unreadable composite operation: " + TextTable.clean(unreadable.get()));
+      return;
+    }
     int actions = 0;
     for (ActionProtos.UserAction step : op.getActionsList()) {
       actions += step.getActionsCount();

@@ -49,6 +49,20 @@ final class Transactions {
     return out;
   }
 
+  /**
+   * Why a composite operation cannot be read (a field this build does not know at any depth,
+   * such as the older layout's steps in field 3), or empty: such an operation is never shown as
+   * an empty one.
+   */
+  static java.util.Optional<String> unreadable(ActionProtos.CompositeOperation op) {
+    try {
+      dev.lancet.core.action.ActionCodec.decode(op);
+      return java.util.Optional.empty();
+    } catch (dev.lancet.core.action.InvalidActionException e) {
+      return java.util.Optional.of(e.getMessage());
+    }
+  }
+
   /** UPPER_SNAKE to UpperCamel: UPDATE_MEM_WAL_STATE to UpdateMemWalState. */
   static String camel(String upperSnake) {
     return TransactionFile.upperCamel(upperSnake);
@@ -90,7 +104,8 @@ final class Transactions {
           + t.getClone().getRefPath() + " at version " + Formats.unsigned(t.getClone().getRefVersion());
       case UPDATE_BASES -> Formats.count(t.getUpdateBases().getNewBasesCount(), "new base");
       case DATA_OVERLAY -> Formats.count(t.getDataOverlay().getGroupsCount(), "fragment") + " with overlays";
-      case COMPOSITE_OPERATION -> String.join("; ", steps(t));
+      case COMPOSITE_OPERATION -> unreadable(t.getCompositeOperation()).map(why -> "unreadable: " + why)
+          .orElseGet(() -> String.join("; ", steps(t)));
       case OPERATION_NOT_SET -> "";
     };
   }

@@ -113,7 +113,7 @@ final class TableFixture {
   Manifest write(Manifest.Builder builder, List<IndexSegment> indices, Optional<Transaction> txn,
       TxnPlacement placement) {
     Manifest m = builder.build();
-    FeatureFlags.Pair flags = FeatureFlags.derive(m);
+    FeatureFlags.Pair flags = FeatureFlags.derive(m, indices);
     builder.readerFeatureFlags(flags.reader()).writerFeatureFlags(flags.writer());
     try {
       if (placement == TxnPlacement.FILE) {
@@ -139,7 +139,7 @@ final class TableFixture {
     return new IndexSegment(INDEX_UUID, List.of(0), "id_idx", datasetVersion,
         IndexSegment.fragmentBitmapOf(fragments),
         Optional.of(Any.newBuilder().setTypeUrl(BTREE_DETAILS).build()),
-        OptionalInt.of(0), OptionalLong.empty(), OptionalInt.empty(), List.of(),
+        OptionalInt.of(0), OptionalLong.empty(), OptionalInt.empty(), List.of(), List.of(),
         UnknownFieldSet.getDefaultInstance());
   }
 

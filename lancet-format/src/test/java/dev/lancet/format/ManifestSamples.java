@@ -94,7 +94,7 @@ public final class ManifestSamples {
         IndexSegment.fragmentBitmapOf(List.of(0L, 1L, 2L)),
         Optional.of(Any.newBuilder().setTypeUrl("/lance.table.BTreeIndexDetails").build()),
         OptionalInt.of(0), OptionalLong.of(1_700_000_000_000L), OptionalInt.empty(),
-        List.of(new IndexSegment.IndexFile("index.idx", 4096, UnknownFieldSet.getDefaultInstance())),
+        List.of(new IndexSegment.IndexFile("index.idx", 4096, UnknownFieldSet.getDefaultInstance())), List.of(),
         UnknownFieldSet.getDefaultInstance()));
   }
 }

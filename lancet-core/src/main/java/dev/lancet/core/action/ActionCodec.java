@@ -1,8 +1,6 @@
 package dev.lancet.core.action;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.Message;
-import com.google.protobuf.UnknownFieldSet;
 import dev.lancet.format.FormatException;
 import dev.lancet.format.codec.FragmentCodec;
 import dev.lancet.format.codec.IndexCodec;
@@ -23,9 +21,11 @@ import java.util.OptionalLong;
 
 /**
  * Converts composite operations between protobuf and the model. Decoding is fail-closed: an
- * action with no arm set, a Ref with no kind, a missing required part, or a field this build
- * does not know (a newer writer's addition) rejects the whole operation. {@code data_change}
- * is written only when false, and absent reads as true, as Lance does.
+ * action with no arm set, a Ref with no kind, a missing required part, a field this build does
+ * not know anywhere in the operation (nested messages included, see {@link UnknownFields}), or
+ * non-empty bytes that hold no step reject the whole operation. {@code data_change} is written
+ * only when false, and absent reads as true, as Lance does. The layout is the newest draft's
+ * (lance-format/lance {@code protos/transaction/actions.proto} @83c943b5).
  */
 public final class ActionCodec {
   private ActionCodec() {}
@@ -33,15 +33,18 @@ public final class ActionCodec {
   // ---- decode -----------------------------------------------------------------------------
 
   public static CompositeOperation decode(ActionProtos.CompositeOperation p) {
-    noUnknown(p, "CompositeOperation");
+    UnknownFields.reject(p, "CompositeOperation");
+    if (p.getActionsCount() == 0 && p.getSerializedSize() > 0) {
+      throw new InvalidActionException("CompositeOperation holds " + p.getSerializedSize() + " byte(s) but no "
+          + "step; bytes that decode to nothing are rejected rather than read as an empty operation");
+    }
     List<UserStep> steps = new ArrayList<>(p.getActionsCount());
     for (int s = 0; s < p.getActionsCount(); s++) {
       ActionProtos.UserAction step = p.getActions(s);
-      noUnknown(step, "UserAction");
       List<Action> actions = new ArrayList<>(step.getActionsCount());
       for (int a = 0; a < step.getActionsCount(); a++) {
         try {
-          actions.add(decode(step.getActions(a)));
+          actions.add(decodeChecked(step.getActions(a)));
         } catch (InvalidActionException e) {
           throw new InvalidActionException("step " + (s + 1) + " ('" + step.getDescription()
               + "'), action " + (a + 1) + ": " + e.getMessage());
@@ -52,54 +55,59 @@ public final class ActionCodec {
     return new CompositeOperation(steps);
   }
 
+  /** Decodes one action; a field this build does not know anywhere inside it rejects it. */
   public static Action decode(ActionProtos.Action p) {
-    noUnknown(p, "Action");
+    UnknownFields.reject(p, "Action");
+    return decodeChecked(p);
+  }
+
+  private static Action decodeChecked(ActionProtos.Action p) {
     return switch (p.getActionCase()) {
       case ADD_FRAGMENT -> addFragment(p.getAddFragment());
       case ADD_DATA_FILE -> {
-        ActionProtos.AddDataFile a = check(p.getAddDataFile(), "AddDataFile");
+        ActionProtos.AddDataFile a = p.getAddDataFile();
         require(a.hasFragment(), "AddDataFile.fragment");
         require(a.hasFile(), "AddDataFile.file");
         yield new AddDataFile(ref(a.getFragment(), "AddDataFile.fragment"),
-            FragmentCodec.fromProto(check(a.getFile(), "AddDataFile.file")),
+            FragmentCodec.fromProto(a.getFile()),
             refs(a.getFieldIdsList(), "AddDataFile.field_ids"), dataChange(a.hasDataChange(), a.getDataChange()));
       }
       case ADD_FIELD -> {
-        ActionProtos.AddField a = check(p.getAddField(), "AddField");
+        ActionProtos.AddField a = p.getAddField();
         require(a.hasDef(), "AddField.def");
         yield new AddField(a.getLocal(),
             a.hasParent() ? Optional.of(ref(a.getParent(), "AddField.parent")) : Optional.empty(),
             SchemaCodec.fromProto(a.getDef()));
       }
       case ADD_BASE -> {
-        ActionProtos.AddBase a = check(p.getAddBase(), "AddBase");
+        ActionProtos.AddBase a = p.getAddBase();
         require(a.hasBase(), "AddBase.base");
-        yield new AddBase(a.getLocal(), ManifestCodec.fromProto(check(a.getBase(), "AddBase.base")));
+        yield new AddBase(a.getLocal(), ManifestCodec.fromProto(a.getBase()));
       }
       case TOMBSTONE_FIELD_DATA -> {
-        ActionProtos.TombstoneFieldData a = check(p.getTombstoneFieldData(), "TombstoneFieldData");
+        ActionProtos.TombstoneFieldData a = p.getTombstoneFieldData();
         require(a.hasFragment(), "TombstoneFieldData.fragment");
         yield new TombstoneFieldData(ref(a.getFragment(), "TombstoneFieldData.fragment"),
             refs(a.getFieldIdsList(), "TombstoneFieldData.field_ids"),
             dataChange(a.hasDataChange(), a.getDataChange()));
       }
       case REMOVE_FRAGMENT -> {
-        ActionProtos.RemoveFragment a = check(p.getRemoveFragment(), "RemoveFragment");
+        ActionProtos.RemoveFragment a = p.getRemoveFragment();
         require(a.hasFragment(), "RemoveFragment.fragment");
         yield new RemoveFragment(ref(a.getFragment(), "RemoveFragment.fragment"),
             dataChange(a.hasDataChange(), a.getDataChange()));
       }
       case SET_DELETION_FILE -> {
-        ActionProtos.SetDeletionFile a = check(p.getSetDeletionFile(), "SetDeletionFile");
+        ActionProtos.SetDeletionFile a = p.getSetDeletionFile();
         yield new SetDeletionFile(a.getFragment(),
             a.hasDeletionFile()
-                ? Optional.of(FragmentCodec.fromProto(check(a.getDeletionFile(), "SetDeletionFile.deletion_file")))
+                ? Optional.of(FragmentCodec.fromProto(a.getDeletionFile()))
                 : Optional.empty(),
             dataChange(a.hasDataChange(), a.getDataChange()));
       }
-      case CONFIG_UPDATE -> configUpdate(check(p.getConfigUpdate(), "ConfigUpdate"));
+      case CONFIG_UPDATE -> configUpdate(p.getConfigUpdate());
       case ADD_OVERLAYS -> {
-        ActionProtos.AddOverlays a = check(p.getAddOverlays(), "AddOverlays");
+        ActionProtos.AddOverlays a = p.getAddOverlays();
         require(a.hasFragment(), "AddOverlays.fragment");
         List<DataOverlayFile> overlays = new ArrayList<>();
         for (TableProtos.DataOverlayFile o : a.getOverlaysList()) {
@@ -113,53 +121,49 @@ public final class ActionCodec {
             dataChange(a.hasDataChange(), a.getDataChange()));
       }
       case REFRESH_ROW_VERSION_METADATA -> new RefreshRowVersionMetadata(
-          check(p.getRefreshRowVersionMetadata(), "RefreshRowVersionMetadata").getFragmentIdsList());
+          p.getRefreshRowVersionMetadata().getFragmentIdsList());
       case UPDATE_COMPACTED_SS_TABLES -> {
-        ActionProtos.UpdateCompactedSsTables a = check(p.getUpdateCompactedSsTables(), "UpdateCompactedSsTables");
+        ActionProtos.UpdateCompactedSsTables a = p.getUpdateCompactedSsTables();
         List<CompactedSsTable> tables = new ArrayList<>();
         for (TableProtos.CompactedSsTable t : a.getCompactedSstablesList()) {
-          check(t, "UpdateCompactedSsTables.compacted_sstables");
           require(t.hasShardId(), "CompactedSsTable.shard_id");
           tables.add(new CompactedSsTable(uuid(t.getShardId(), "CompactedSsTable.shard_id"), t.getGeneration()));
         }
         yield new UpdateCompactedSsTables(tables);
       }
       case DROP_FIELD -> {
-        ActionProtos.DropField a = check(p.getDropField(), "DropField");
+        ActionProtos.DropField a = p.getDropField();
         require(a.hasField(), "DropField.field");
         yield new DropField(ref(a.getField(), "DropField.field"));
       }
       case ALTER_FIELD -> {
-        ActionProtos.AlterField a = check(p.getAlterField(), "AlterField");
+        ActionProtos.AlterField a = p.getAlterField();
         require(a.hasField(), "AlterField.field");
         yield new AlterField(ref(a.getField(), "AlterField.field"),
             a.hasName() ? Optional.of(a.getName()) : Optional.empty(),
             a.hasLogicalType() ? Optional.of(a.getLogicalType()) : Optional.empty(),
             a.hasNullable() ? Optional.of(a.getNullable()) : Optional.empty());
       }
-      case ADD_INDEX_SEGMENT -> addIndexSegment(check(p.getAddIndexSegment(), "AddIndexSegment"));
+      case ADD_INDEX_SEGMENT -> addIndexSegment(p.getAddIndexSegment());
       case REMOVE_INDEX_SEGMENT -> {
-        ActionProtos.RemoveIndexSegment a = check(p.getRemoveIndexSegment(), "RemoveIndexSegment");
+        ActionProtos.RemoveIndexSegment a = p.getRemoveIndexSegment();
         require(a.hasUuid(), "RemoveIndexSegment.uuid");
         requireName(a.getName(), "RemoveIndexSegment.name");
         yield new RemoveIndexSegment(uuid(a.getUuid(), "RemoveIndexSegment.uuid"), a.getName(),
             dataChange(a.hasDataChange(), a.getDataChange()));
       }
       case ADJUST_INDEX_COVERAGE -> {
-        ActionProtos.AdjustIndexCoverage a = check(p.getAdjustIndexCoverage(), "AdjustIndexCoverage");
+        ActionProtos.AdjustIndexCoverage a = p.getAdjustIndexCoverage();
         require(a.hasUuid(), "AdjustIndexCoverage.uuid");
         requireName(a.getName(), "AdjustIndexCoverage.name");
         yield new AdjustIndexCoverage(uuid(a.getUuid(), "AdjustIndexCoverage.uuid"), a.getName(),
             refs(a.getAddFragmentsList(), "AdjustIndexCoverage.add_fragments"), a.getRemoveFragmentsList());
       }
-      case RESET_TABLE -> {
-        check(p.getResetTable(), "ResetTable");
-        yield new ResetTable();
-      }
+      case RESET_TABLE -> new ResetTable();
       case RESERVE_FRAGMENT_IDS -> new ReserveFragmentIds(
-          Integer.toUnsignedLong(check(p.getReserveFragmentIds(), "ReserveFragmentIds").getCount()));
+          Integer.toUnsignedLong(p.getReserveFragmentIds().getCount()));
       case RELOCATE_ROWS -> {
-        ActionProtos.RelocateRows a = check(p.getRelocateRows(), "RelocateRows");
+        ActionProtos.RelocateRows a = p.getRelocateRows();
         try {
           yield new RelocateRows(a.getFragment(),
               PortableRoaring.read(a.getRows().toByteArray(), "RelocateRows.rows"));
@@ -169,13 +173,13 @@ public final class ActionCodec {
         }
       }
       case ASSERT_UNIQUE_KEYS -> {
-        ActionProtos.AssertUniqueKeys a = check(p.getAssertUniqueKeys(), "AssertUniqueKeys");
+        ActionProtos.AssertUniqueKeys a = p.getAssertUniqueKeys();
         require(a.hasFilter(), "AssertUniqueKeys.filter");
         yield new AssertUniqueKeys(refs(a.getKeyFieldsList(), "AssertUniqueKeys.key_fields"),
-            filter(check(a.getFilter(), "AssertUniqueKeys.filter")));
+            filter(a.getFilter()));
       }
       case RESERVE_ROW_IDS -> {
-        long count = check(p.getReserveRowIds(), "ReserveRowIds").getCount();
+        long count = p.getReserveRowIds().getCount();
         if (count < 0) {
           throw new InvalidActionException("ReserveRowIds count " + Long.toUnsignedString(count) + " is too large");
         }
@@ -188,7 +192,6 @@ public final class ActionCodec {
   }
 
   private static AddFragment addFragment(ActionProtos.AddFragment a) {
-    check(a, "AddFragment");
     require(a.hasId(), "AddFragment.id");
     Optional<StoredSequence> rowIds = switch (a.getRowIdSequenceCase()) {
       case INLINE_ROW_IDS -> Optional.of(new StoredSequence.Inline(a.getInlineRowIds()));
@@ -214,7 +217,6 @@ public final class ActionCodec {
   private static ConfigUpdate configUpdate(ActionProtos.ConfigUpdate a) {
     List<ConfigUpdate.FieldMetadataUpdate> fields = new ArrayList<>();
     for (ActionProtos.ConfigUpdate.FieldMetadata f : a.getFieldMetadataList()) {
-      check(f, "ConfigUpdate.field_metadata");
       require(f.hasField(), "ConfigUpdate.field_metadata.field");
       require(f.hasUpdates(), "ConfigUpdate.field_metadata.updates");
       fields.add(new ConfigUpdate.FieldMetadataUpdate(ref(f.getField(), "ConfigUpdate.field_metadata.field"),
@@ -235,7 +237,7 @@ public final class ActionCodec {
       files.add(new IndexSegment.IndexFile(f.getPath(), f.getSizeBytes(), f.getUnknownFields()));
     }
     Optional<List<Ref>> coverage = a.hasCoveredFragments()
-        ? Optional.of(refs(check(a.getCoveredFragments(), "AddIndexSegment.covered_fragments").getFragmentsList(),
+        ? Optional.of(refs(a.getCoveredFragments().getFragmentsList(),
             "AddIndexSegment.covered_fragments"))
         : Optional.empty();
     if (a.hasCreatedAt() && a.getCreatedAt() < 0) {
@@ -249,20 +251,19 @@ public final class ActionCodec {
         coverage, files, dataChange(a.hasDataChange(), a.getDataChange()),
         a.hasBase() ? Optional.of(ref(a.getBase(), "AddIndexSegment.base")) : Optional.empty(),
         a.hasCreatedAt() ? OptionalLong.of(a.getCreatedAt()) : OptionalLong.empty(),
-        a.hasDatasetVersion() ? OptionalLong.of(a.getDatasetVersion()) : OptionalLong.empty());
+        a.hasDatasetVersion() ? OptionalLong.of(a.getDatasetVersion()) : OptionalLong.empty(),
+        refs(a.getCoveringFieldsList(), "AddIndexSegment.covering_fields"));
   }
 
   static UpdateMap updateMap(CommonProtos.UpdateMap p) {
-    check(p, "UpdateMap");
-    p.getUpdateEntriesList().forEach(e -> check(e, "UpdateMapEntry"));
     return UpdateMap.fromProto(p);
   }
 
   static KeyExistenceFilter filter(CommonProtos.KeyExistenceFilter p) {
     return switch (p.getDataCase()) {
-      case EXACT -> new KeyExistenceFilter.Exact(check(p.getExact(), "ExactKeySetFilter").getKeyHashesList());
+      case EXACT -> new KeyExistenceFilter.Exact(p.getExact().getKeyHashesList());
       case BLOOM -> {
-        CommonProtos.BloomFilter b = check(p.getBloom(), "BloomFilter");
+        CommonProtos.BloomFilter b = p.getBloom();
         yield new KeyExistenceFilter.Bloom(b.getBitmap(), b.getNumBits(),
             b.getNumberOfItems() == 0 ? KeyExistenceFilter.DEFAULT_NUMBER_OF_ITEMS : b.getNumberOfItems(),
             b.getProbability() == 0.0 ? KeyExistenceFilter.DEFAULT_PROBABILITY : b.getProbability());
@@ -272,7 +273,6 @@ public final class ActionCodec {
   }
 
   static Ref ref(ActionProtos.Ref p, String where) {
-    check(p, where);
     return switch (p.getKindCase()) {
       case COMMITTED -> new Ref.Committed(p.getCommitted());
       case LOCAL -> new Ref.Local(p.getLocal());
@@ -310,21 +310,6 @@ public final class ActionCodec {
   private static void requireName(String name, String field) {
     if (name.isEmpty()) {
       throw new InvalidActionException("`" + field + "` must name the index (it was empty)");
-    }
-  }
-
-  /** Fields a newer writer added are refused rather than ignored. */
-  private static <M extends Message> M check(M m, String where) {
-    noUnknown(m, where);
-    return m;
-  }
-
-  private static void noUnknown(Message m, String where) {
-    UnknownFieldSet unknown = m.getUnknownFields();
-    if (!unknown.asMap().isEmpty()) {
-      throw new InvalidActionException(where + " carries field(s) " + unknown.asMap().keySet()
-          + " that this Lancet does not know (written by a newer writer?); the whole operation "
-          + "is rejected rather than read partly");
     }
   }
 
@@ -461,6 +446,7 @@ public final class ActionCodec {
       a.base().ifPresent(r -> x.setBase(ref(r)));
       a.createdAt().ifPresent(x::setCreatedAt);
       a.datasetVersion().ifPresent(x::setDatasetVersion);
+      a.coveringFields().forEach(r -> x.addCoveringFields(ref(r)));
       b.setAddIndexSegment(x);
     } else if (action instanceof RemoveIndexSegment a) {
       ActionProtos.RemoveIndexSegment.Builder x = ActionProtos.RemoveIndexSegment.newBuilder()

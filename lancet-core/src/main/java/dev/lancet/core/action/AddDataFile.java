@@ -46,5 +46,6 @@ public record AddDataFile(Ref fragment, DataFile file, List<Ref> fieldIds, boole
   @Override
   public void footprint(FootprintBuilder fp) {
     fp.writeFieldData(fragment, fieldIds);
+    fp.backFieldData(fragment, fieldIds);
   }
 }

@@ -45,5 +45,8 @@ public record AddField(int local, Optional<Ref> parent, Field def) implements Ac
   public void footprint(FootprintBuilder fp) {
     fp.write(new Coordinate.FieldName(def.name()));
     parent.ifPresent(fp::requireFieldDefinition);
+    if (!def.nullable()) {
+      fp.mintNonNullable();
+    }
   }
 }

@@ -58,5 +58,6 @@ public record AddFragment(
     if (dataChange) {
       fp.insertRows();
     }
+    fp.addFragment(id);
   }
 }

@@ -19,6 +19,13 @@ import org.roaringbitmap.RoaringBitmap;
  * Adds one index segment. {@code coveredFragments} empty means "coverage unknown" (system
  * indices), present-and-empty means "covers nothing". {@code datasetVersion} defaults to the
  * transaction's read version and may not exceed it.
+ *
+ * <p>{@code fields} are the keys only; {@code coveringFields} the columns the segment carries
+ * values for, independent of the keys (lance-format/lance {@code protos/transaction/actions.proto}
+ * @83c943b5, field 12). The segment depends on both. The manifest can carry only the legacy form
+ * today, so apply lowers a disjoint declaration to {@code IndexMetadata{fields = keys ++ covering,
+ * covering_fields = covering}}; a field in both lists needs FLAG_INDEPENDENT_COVERING_FIELDS,
+ * which no release implements, and is rejected (as upstream's {@code add_index_segment.rs}).
  */
 public record AddIndexSegment(
     UUID uuid,
@@ -31,7 +38,8 @@ public record AddIndexSegment(
     boolean dataChange,
     Optional<Ref> base,
     OptionalLong createdAt,
-    OptionalLong datasetVersion) implements Action {
+    OptionalLong datasetVersion,
+    List<Ref> coveringFields) implements Action {
 
   public AddIndexSegment {
     Objects.requireNonNull(uuid, "uuid");
@@ -44,6 +52,7 @@ public record AddIndexSegment(
     Objects.requireNonNull(base, "base");
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(datasetVersion, "datasetVersion");
+    coveringFields = List.copyOf(coveringFields);
   }
 
   @Override
@@ -57,6 +66,19 @@ public record AddIndexSegment(
     for (Ref f : fields) {
       fieldIds.add(state.resolveField(f));
     }
+    List<Integer> covering = new ArrayList<>(coveringFields.size());
+    for (Ref f : coveringFields) {
+      covering.add(state.resolveField(f));
+    }
+    List<Integer> both = covering.stream().filter(fieldIds::contains).distinct().toList();
+    if (!both.isEmpty()) {
+      throw state.invalid("index '" + name + "' declares field(s) " + both + " as both keys and covering "
+          + "fields (keys " + fieldIds + ", covering " + covering + "); that needs the manifest feature "
+          + "FLAG_INDEPENDENT_COVERING_FIELDS, which no Lance release implements yet, so the legacy form "
+          + "cannot say it. List each field once: as a key, or as a covering field");
+    }
+    List<Integer> stored = new ArrayList<>(fieldIds);
+    stored.addAll(covering);
     com.google.protobuf.ByteString bitmap = com.google.protobuf.ByteString.EMPTY;
     if (coveredFragments.isPresent()) {
       RoaringBitmap covered = new RoaringBitmap();
@@ -71,15 +93,25 @@ public record AddIndexSegment(
       throw state.invalid("AddIndexSegment '" + name + "' says it reflects version " + version
           + ", which a transaction that read version " + state.readVersion() + " could not have seen");
     }
-    state.addIndex(new IndexSegment(uuid, fieldIds, name, version, bitmap, indexDetails,
-        indexVersion.isPresent() ? indexVersion : OptionalInt.of(0), createdAt, baseId, files,
-        UnknownFieldSet.getDefaultInstance()));
+    IndexSegment segment = new IndexSegment(uuid, stored, name, version, bitmap, indexDetails,
+        indexVersion.isPresent() ? indexVersion : OptionalInt.of(0), createdAt, baseId, files, covering,
+        UnknownFieldSet.getDefaultInstance());
+    // The lowering builds the legacy form by construction; a problem here is a duplicate
+    // covering field, or no key left.
+    segment.coveringProblem().ifPresent(p -> {
+      throw state.invalid(p);
+    });
+    state.addIndex(segment);
   }
 
-  /** An index claim, plus requirements on the indexed fields and the covered data. */
+  /**
+   * An index claim (its identity includes the covering fields), plus requirements on the keyed
+   * and the carried fields and on their data in the covered fragments: a carried column
+   * rewritten underneath the segment makes it answer from an obsolete value.
+   */
   @Override
   public void footprint(FootprintBuilder fp) {
-    fp.buildIndex(name, new IndexClaim.Identity(fields, indexDetails, indexVersion.orElse(0)),
+    fp.buildIndex(name, new IndexClaim.Identity(fields, coveringFields, indexDetails, indexVersion.orElse(0)),
         coveredFragments);
   }
 }

@@ -55,5 +55,8 @@ public record AlterField(Ref field, Optional<String> name, Optional<String> logi
   public void footprint(FootprintBuilder fp) {
     fp.writeFieldDefinition(field);
     name.ifPresent(n -> fp.write(new Coordinate.FieldName(n)));
+    if (nullable.isPresent() && !nullable.get()) {
+      fp.makeNonNullable(field);
+    }
   }
 }

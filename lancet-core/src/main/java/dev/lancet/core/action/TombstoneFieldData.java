@@ -56,5 +56,6 @@ public record TombstoneFieldData(Ref fragment, List<Ref> fieldIds, boolean dataC
   @Override
   public void footprint(FootprintBuilder fp) {
     fp.writeFieldData(fragment, fieldIds);
+    fp.unbackFieldData(fragment, fieldIds);
   }
 }

@@ -1,12 +1,9 @@
 package dev.lancet.core.apply;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.UnknownFieldSet;
 import dev.lancet.core.action.CompactedSsTable;
 import dev.lancet.core.action.ConfigUpdate;
 import dev.lancet.core.action.Ref;
-import dev.lancet.format.codec.IndexCodec;
 import dev.lancet.format.model.BasePath;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.DataOverlayFile;
@@ -16,7 +13,6 @@ import dev.lancet.format.model.IndexSegment;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.format.model.StoredSequence;
 import dev.lancet.format.pb.RowIdProtos;
-import dev.lancet.format.pb.TableProtos;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -652,30 +648,11 @@ public final class ApplyState {
           + MEM_WAL_INDEX + ") does not exist on this table");
     }
     IndexSegment s = indices.get(at);
-    String typeUrl = s.detailsTypeUrl();
-    String typeName = typeUrl.substring(typeUrl.lastIndexOf('/') + 1);
-    if (s.indexDetails().isPresent()
-        && !(typeName.equals("MemWalIndexDetails") || typeName.endsWith(".MemWalIndexDetails"))) {
-      throw invalid("the MemWAL index (" + MEM_WAL_INDEX + ", segment " + s.uuid() + ") carries "
-          + "details of type '" + typeUrl + "', not MemWalIndexDetails, so its progress cannot be "
-          + "recorded");
-    }
-    ByteString details = s.indexDetails().map(com.google.protobuf.Any::getValue).orElse(ByteString.EMPTY);
-    UnknownFieldSet parsed;
+    Map<UUID, Long> progress;
     try {
-      parsed = UnknownFieldSet.parseFrom(details);
-    } catch (InvalidProtocolBufferException e) {
-      throw invalid("the MemWAL index details are unreadable: " + e.getMessage());
-    }
-    Map<UUID, Long> progress = new LinkedHashMap<>();
-    UnknownFieldSet.Field recorded = parsed.getField(9);
-    for (ByteString entry : recorded.getLengthDelimitedList()) {
-      try {
-        TableProtos.CompactedSsTable t = TableProtos.CompactedSsTable.parseFrom(entry);
-        progress.put(IndexCodec.uuidFromProto(t.getShardId(), "MemWAL index"), t.getGeneration());
-      } catch (InvalidProtocolBufferException | dev.lancet.format.FormatException e) {
-        throw invalid("the MemWAL index records an unreadable SSTable entry: " + e.getMessage());
-      }
+      progress = MemWalProgress.of(s);
+    } catch (dev.lancet.format.FormatException e) {
+      throw invalid(e.getMessage());
     }
     for (CompactedSsTable t : tables) {
       Long prior = progress.get(t.shardId());
@@ -686,16 +663,7 @@ public final class ApplyState {
       }
       progress.put(t.shardId(), t.generation());
     }
-    UnknownFieldSet.Field.Builder field9 = UnknownFieldSet.Field.newBuilder();
-    progress.forEach((shard, gen) -> field9.addLengthDelimited(TableProtos.CompactedSsTable.newBuilder()
-        .setShardId(IndexCodec.uuidToProto(shard)).setGeneration(gen).build().toByteString()));
-    UnknownFieldSet updated = UnknownFieldSet.newBuilder(parsed).clearField(9)
-        .addField(9, field9.build()).build();
-    com.google.protobuf.Any any = s.indexDetails()
-        .orElse(com.google.protobuf.Any.newBuilder().setTypeUrl("/lance.table.MemWalIndexDetails").build())
-        .toBuilder().setValue(updated.toByteString()).build();
-    indices.set(at, new IndexSegment(s.uuid(), s.fields(), s.name(), newVersion, s.fragmentBitmap(),
-        Optional.of(any), s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.unknownFields()));
+    indices.set(at, MemWalProgress.with(s, progress, newVersion));
   }
 
   // ---- reset ------------------------------------------------------------------------------

@@ -72,6 +72,7 @@ public final class CommitLoop {
       long blockedAt = checkedUpTo + 1;
       try {
         Snapshot latest = Snapshot.latest(store, location);
+        latest.requireWritable();
         if (latest.version() < readVersion) {
           throw new VersionNotFoundException("the transaction read version " + readVersion
               + ", which is newer than the latest version " + latest.version());

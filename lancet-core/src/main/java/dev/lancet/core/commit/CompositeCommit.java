@@ -2,6 +2,7 @@ package dev.lancet.core.commit;
 
 import dev.lancet.core.action.ActionCodec;
 import dev.lancet.core.action.CompositeOperation;
+import dev.lancet.core.action.InvalidActionException;
 import dev.lancet.core.apply.CompositeApply;
 import dev.lancet.core.conflict.ConflictResult;
 import dev.lancet.core.conflict.Conflicts;
@@ -10,6 +11,7 @@ import dev.lancet.core.conflict.legacy.LegacyConflicts;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.pb.TransactionProtos;
+import java.util.List;
 
 /**
  * A composite operation being committed. Its footprint is computed once and checked against
@@ -41,8 +43,17 @@ public final class CompositeCommit implements PendingCommit {
       LegacyCommit.raiseConflicts(LegacyConflicts.check(transaction, footprint, theirs), winnerVersion, theirs);
       return this;
     }
-    ConflictResult result = Conflicts.check(footprint,
-        Footprint.of(ActionCodec.decode(theirs.getCompositeOperation())));
+    Footprint theirFootprint;
+    try {
+      theirFootprint = Footprint.of(ActionCodec.decode(theirs.getCompositeOperation()));
+    } catch (InvalidActionException e) {
+      // A winner this build cannot read (a newer writer's field, another draft's layout) cannot
+      // be checked, so it is never taken for one that conflicts with nothing.
+      throw new ConflictingCommitException(winnerVersion, name, List.of("its composite operation "
+          + "cannot be read (" + e.getMessage() + "), so this commit cannot be checked against it "
+          + "(fail closed); upgrade Lancet, or re-plan on the new version"));
+    }
+    ConflictResult result = Conflicts.check(footprint, theirFootprint);
     if (result.conflicts()) {
       throw new ConflictingCommitException(winnerVersion, name,
           result.collisions().stream().map(Object::toString).toList());

@@ -1,5 +1,8 @@
 package dev.lancet.core.commit;
 
+import dev.lancet.core.apply.ApplyException;
+import dev.lancet.core.apply.ApplyState;
+import dev.lancet.core.apply.MemWalProgress;
 import dev.lancet.core.conflict.legacy.LegacyConflicts;
 import dev.lancet.core.conflict.legacy.LegacyRebase;
 import dev.lancet.core.conflict.legacy.LegacyVerdict;
@@ -12,12 +15,17 @@ import dev.lancet.core.operation.LegacyOperation;
 import dev.lancet.core.operation.LegacyOperationCodec;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.version.Snapshot;
+import dev.lancet.format.FormatException;
+import dev.lancet.format.codec.IndexCodec;
 import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.model.IndexSegment;
+import dev.lancet.format.pb.TableProtos;
 import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -101,7 +109,7 @@ public final class LegacyCommit implements PendingCommit {
     }
     LegacyOperation op = LegacyOperationCodec.decode(txn);
     if (op instanceof CreateIndex ci) {
-      CreateIndex pruned = pruneUpdatedFragments(ci);
+      CreateIndex pruned = settleIndexObligations(ci, latest);
       if (!pruned.equals(ci)) {
         op = pruned;
         txn = LegacyOperationCodec.encodeInto(pruned, txn.toBuilder()).build();
@@ -113,19 +121,21 @@ public final class LegacyCommit implements PendingCommit {
   }
 
   /**
-   * Settles the index obligations of a CreateIndex: fragments whose indexed fields a concurrent
-   * Update rewrote are dropped from the new segments' coverage (the index holds their old
-   * values), as Lance does. Merging concurrent MemWAL progress into a new MemWAL index is not
-   * implemented: that case fails closed as a retryable conflict.
+   * Settles the index obligations of a CreateIndex (they never conflict): fragments whose
+   * indexed fields a concurrent Update rewrote are dropped from the new segments' coverage (the
+   * index holds their old values), as Lance does; and compaction progress that concurrent
+   * UpdateMemWalStates recorded is merged into the MemWAL index this CreateIndex installs, as
+   * upstream's {@code finish_create_index} does (lance-format/lance
+   * rust/lance/src/io/commit/conflict_resolver.rs, stored version id 57928118267): per shard the
+   * higher generation, the segment stamped with the version it is rebased onto, and the MemWAL
+   * index the winners updated replaced by ours (it is a singleton).
    */
-  private CreateIndex pruneUpdatedFragments(CreateIndex ci) {
+  private CreateIndex settleIndexObligations(CreateIndex ci, Snapshot latest) {
     List<IndexSegment> segments = new ArrayList<>(ci.newIndices());
+    List<TableProtos.CompactedSsTable> concurrentProgress = new ArrayList<>();
     for (SecondPhaseObligation o : obligations) {
-      if (o instanceof SecondPhaseObligation.MergeMemWalProgress) {
-        throw new ConflictingCommitException(lastWinner, lastWinnerOperation,
-            List.of("it recorded MemWAL compaction progress that this CreateIndex of the MemWAL index "
-                + "would have to merge, which Lancet does not do yet (fail closed); rebuild the index "
-                + "on the new version"));
+      if (o instanceof SecondPhaseObligation.MergeMemWalProgress merge) {
+        concurrentProgress.addAll(merge.compacted());
       }
       if (o instanceof SecondPhaseObligation.PruneUpdatedFieldsFromIndices prune) {
         for (int i = 0; i < segments.size(); i++) {
@@ -139,6 +149,38 @@ public final class LegacyCommit implements PendingCommit {
         }
       }
     }
-    return new CreateIndex(segments, ci.removedIndices());
+    List<IndexSegment> removed = new ArrayList<>(ci.removedIndices());
+    if (!concurrentProgress.isEmpty()) {
+      mergeMemWalProgress(segments, removed, concurrentProgress, latest);
+    }
+    return new CreateIndex(segments, removed);
+  }
+
+  private void mergeMemWalProgress(List<IndexSegment> segments, List<IndexSegment> removed,
+      List<TableProtos.CompactedSsTable> concurrentProgress, Snapshot latest) {
+    for (int i = 0; i < segments.size(); i++) {
+      IndexSegment ours = segments.get(i);
+      if (!ours.name().equals(ApplyState.MEM_WAL_INDEX)) {
+        continue;
+      }
+      Map<UUID, Long> progress;
+      try {
+        progress = MemWalProgress.of(ours);
+        for (TableProtos.CompactedSsTable t : concurrentProgress) {
+          progress.merge(IndexCodec.uuidFromProto(t.getShardId(), "UpdateMemWalState.compacted_sstables"),
+              t.getGeneration(), (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b);
+        }
+      } catch (FormatException e) {
+        throw new ApplyException("CreateIndex", e.getMessage() + "; the concurrent MemWAL progress of version "
+            + lastWinner + " cannot be merged into it");
+      }
+      segments.set(i, MemWalProgress.with(ours, progress, latest.version()));
+      for (IndexSegment existing : latest.indices()) {
+        boolean alreadyRemoved = removed.stream().anyMatch(r -> r.uuid().equals(existing.uuid()));
+        if (existing.name().equals(ApplyState.MEM_WAL_INDEX) && !existing.uuid().equals(ours.uuid()) && !alreadyRemoved) {
+          removed.add(existing);
+        }
+      }
+    }
   }
 }

@@ -76,7 +76,7 @@ public final class VersionPublisher {
   public Published publishManifest(Manifest next, List<IndexSegment> indices,
       TransactionProtos.Transaction transaction, ManifestNaming naming) throws IOException {
     String txnName = TransactionFile.fileName(transaction.getReadVersion(), transaction.getUuid());
-    Manifest stamped = stamp(next, txnName);
+    Manifest stamped = stamp(next, indices, txnName);
     byte[] bytes = ManifestFile.write(stamped, indices, inlineCopy(transaction));
     String path = naming.path(stamped.version());
     try {
@@ -117,10 +117,18 @@ public final class VersionPublisher {
     }
   }
 
-  Manifest stamp(Manifest next, String txnName) {
+  /**
+   * Top-level manifest fields this build does not know are not carried into the new version:
+   * a newer writer's per-version facts (upstream drafts put an inline-transaction offset in
+   * field 23) would be stale or point into the wrong file, and Lance's own writers drop unknown
+   * fields the same way. Fields whose loss matters are fenced by a feature bit, which refuses
+   * the write before this point.
+   */
+  Manifest stamp(Manifest next, List<IndexSegment> indices, String txnName) {
     OptionalLong maxPresent = next.effectiveMaxFragmentId();
-    FeatureFlags.Pair flags = FeatureFlags.derive(next);
+    FeatureFlags.Pair flags = FeatureFlags.derive(next, indices);
     return next.toBuilder()
+        .unknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance())
         .timestamp(Optional.of(clock.instant()))
         .writerVersion(Optional.of(WriterVersion.LANCET))
         .readerFeatureFlags(flags.reader())

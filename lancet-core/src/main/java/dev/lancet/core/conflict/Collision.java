@@ -20,7 +20,9 @@ public record Collision(Kind kind, String description) {
     /** A uniqueness assertion the other side's inserts may violate. */
     KEY_ASSERTION,
     /** Rows one side overlays and the other moves elsewhere (the overlay would be lost). */
-    RELOCATION
+    RELOCATION,
+    /** A field one side makes non-nullable and the other leaves without data (seed §5.2). */
+    NULLABILITY
   }
 
   public Collision {

@@ -99,6 +99,12 @@ public final class Conflicts {
     relocationLosesOverlay(committed.overlaidRows(), committing.relocatedRows(),
         "the committed transaction overlaid", "this transaction moves them to another fragment")
         .ifPresent(out::add);
+    // Nullability (seed §5.2, symmetric): a field made non-nullable against rows or files that
+    // leave it without data.
+    FieldBacking.violation(committing.backing(), committed.backing(), "this transaction's",
+        "the committed transaction").ifPresent(d -> out.add(new Collision(Collision.Kind.NULLABILITY, d)));
+    FieldBacking.violation(committed.backing(), committing.backing(), "the committed transaction's",
+        "this transaction").ifPresent(d -> out.add(new Collision(Collision.Kind.NULLABILITY, d)));
     // Key assertions (symmetric).
     keyViolation(committing, committed, "this transaction's", "the committed transaction")
         .ifPresent(out::add);
@@ -134,23 +140,73 @@ public final class Conflicts {
     return Optional.empty();
   }
 
-  /** Whether {@code asserting}'s key assertions may be violated by {@code inserting}'s rows. */
-  private static Optional<Collision> keyViolation(Footprint asserting, Footprint inserting,
-      String whose, String other) {
-    if (asserting.keyAssertions().isEmpty() || !inserting.insertsRows()) {
+  /**
+   * Whether {@code asserting}'s key assertions may be violated by {@code other}, the rule of
+   * upstream's {@code key_assertion_violated_by} (lance-format/lance
+   * {@code rust/lance-table/src/transaction/action/footprint.rs} @6d18f6ee). A key can arrive two
+   * ways. A write into a key column of rows that are already there (a column rewrite, an
+   * overlay) can put any value in it and says nothing about which: a violation outright, in
+   * either order. Inserted rows are compatible only if {@code other} asserts over the same
+   * key-column set with a filter that provably shares no key: each assertion speaks for every
+   * row its set inserts, so assertions are matched per key-column set, and an insert with no
+   * assertion over our columns could have put anything in them.
+   */
+  private static Optional<Collision> keyViolation(Footprint asserting, Footprint other,
+      String whose, String otherName) {
+    if (asserting.keyAssertions().isEmpty()) {
       return Optional.empty();
     }
-    String prefix = whose + " unique-key assertion may be violated by rows " + other + " inserted: ";
-    if (inserting.keyAssertions().isEmpty()) {
-      return Optional.of(new Collision(Collision.Kind.KEY_ASSERTION,
-          prefix + "those rows carry no key assertion, so their keys cannot be checked"));
+    for (KeyAssertion ours : asserting.keyAssertions()) {
+      Optional<Coordinate.FieldData> written = writeIntoAnyOf(other, ours.keyFields());
+      if (written.isPresent()) {
+        return Optional.of(new Collision(Collision.Kind.KEY_ASSERTION, whose
+            + " unique-key assertion over " + ours.keyFields() + " may be violated: " + otherName
+            + " writes the " + written.get() + " in place (a column rewrite or an overlay can put "
+            + "any value in a key column, and says nothing about which)"));
+      }
     }
-    for (KeyAssertion x : asserting.keyAssertions()) {
-      for (KeyAssertion y : inserting.keyAssertions()) {
-        Optional<String> why = x.collision(y);
-        if (why.isPresent()) {
-          return Optional.of(new Collision(Collision.Kind.KEY_ASSERTION, prefix + why.get()));
+    if (!other.insertsRows()) {
+      return Optional.empty();
+    }
+    String prefix = whose + " unique-key assertion may be violated by rows " + otherName + " inserted: ";
+    for (KeyAssertion ours : asserting.keyAssertions()) {
+      boolean spokenFor = false;
+      for (KeyAssertion theirs : other.keyAssertions()) {
+        if (!ours.sameKeyColumns(theirs)) {
+          continue;
         }
+        spokenFor = true;
+        Optional<String> why = ours.mayShareAKeyWith(theirs);
+        if (why.isPresent()) {
+          return Optional.of(new Collision(Collision.Kind.KEY_ASSERTION,
+              prefix + "both assert over key columns " + ours.keyFields() + " and " + why.get()));
+        }
+      }
+      if (!spokenFor) {
+        return Optional.of(new Collision(Collision.Kind.KEY_ASSERTION, prefix + (other.keyAssertions().isEmpty()
+            ? "those rows carry no key assertion, so their keys cannot be checked"
+            : "they carry no assertion over key columns " + ours.keyFields() + " (only over "
+                + other.keyAssertions().stream().map(KeyAssertion::keyFields).toList()
+                + "), so the keys they put in those columns cannot be checked")));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A (full or partial) write by {@code fp} of committed data of one of {@code keyFields}, or
+   * empty. A key column the asserting side mints is never named by another transaction.
+   */
+  private static Optional<Coordinate.FieldData> writeIntoAnyOf(Footprint fp, List<dev.lancet.core.action.Ref> keyFields) {
+    java.util.Set<Long> keys = new java.util.HashSet<>();
+    keyFields.forEach(r -> r.committedId().ifPresent(keys::add));
+    if (keys.isEmpty()) {
+      return Optional.empty();
+    }
+    for (Map.Entry<Coordinate, Mode> e : fp.claims().entrySet()) {
+      if (e.getKey() instanceof Coordinate.FieldData d && e.getValue() != Mode.REQUIRES
+          && keys.contains((long) d.field())) {
+        return Optional.of(d);
       }
     }
     return Optional.empty();

@@ -29,6 +29,7 @@ import org.roaringbitmap.RoaringBitmap;
  * @param indexClaims index claims, in action order
  * @param relocatedRows per committed fragment, the rows the set moves out of it (RelocateRows)
  * @param overlaidRows per committed fragment, the rows the set overlays with new values
+ * @param backing which fields the set makes non-nullable and which it leaves without data
  */
 public record Footprint(
     Map<Coordinate, Mode> claims,
@@ -39,7 +40,8 @@ public record Footprint(
     List<KeyAssertion> keyAssertions,
     List<IndexClaim> indexClaims,
     Map<Long, RoaringBitmap> relocatedRows,
-    Map<Long, RoaringBitmap> overlaidRows) {
+    Map<Long, RoaringBitmap> overlaidRows,
+    FieldBacking backing) {
 
   public Footprint {
     claims = Collections.unmodifiableMap(new LinkedHashMap<>(claims));
@@ -49,6 +51,7 @@ public record Footprint(
     indexClaims = List.copyOf(indexClaims);
     relocatedRows = frozenCopy(relocatedRows);
     overlaidRows = frozenCopy(overlaidRows);
+    java.util.Objects.requireNonNull(backing, "backing");
   }
 
   /** Bitmaps are copied in and never handed to code that could change them. */

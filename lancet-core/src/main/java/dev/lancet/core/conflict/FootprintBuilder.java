@@ -29,6 +29,7 @@ public final class FootprintBuilder {
   private final List<IndexClaim> indexClaims = new ArrayList<>();
   private final Map<Long, RoaringBitmap> relocatedRows = new LinkedHashMap<>();
   private final Map<Long, RoaringBitmap> overlaidRows = new LinkedHashMap<>();
+  private final FieldBacking.Builder backing = new FieldBacking.Builder();
 
   public FootprintBuilder() {}
 
@@ -177,19 +178,20 @@ public final class FootprintBuilder {
   // ---- indices ------------------------------------------------------------------------------
 
   /**
-   * Builds a segment of index {@code name} over {@code fields}: an index claim with identity and
-   * the committed covered fragments (empty = unstated), R(FieldDefinition) per committed field,
-   * and R(FieldData) per committed field in each committed covered fragment.
+   * Builds a segment of index {@code name}: an index claim with identity and the committed
+   * covered fragments (empty = unstated), R(FieldDefinition) per committed key or carried field,
+   * and R(FieldData) per such field in each committed covered fragment.
    */
   public FootprintBuilder buildIndex(String name, IndexClaim.Identity identity,
       Optional<List<Ref>> coveredFragments) {
     Optional<Set<Long>> coverage = coveredFragments.map(FootprintBuilder::committedIds);
     indexClaims.add(new IndexClaim(name, Optional.of(identity), coverage));
-    for (Ref f : identity.fields()) {
+    List<Ref> dependencies = identity.dependencies();
+    for (Ref f : dependencies) {
       requireFieldDefinition(f);
     }
     for (long fragment : coverage.orElse(Set.of())) {
-      for (Ref f : identity.fields()) {
+      for (Ref f : dependencies) {
         fieldId(f).ifPresent(id -> require(new Coordinate.FieldData(fragment, id)));
       }
     }
@@ -210,9 +212,68 @@ public final class FootprintBuilder {
     return this;
   }
 
+  // ---- nullability (seed §5.2) ----------------------------------------------------------------
+
+  /**
+   * The set adds fragment {@code id}; its data files follow. Counted whatever its row count (a
+   * legacy 0 means "unknown"), so a fragment the set never backs a field in leaves it unbacked.
+   */
+  public FootprintBuilder addFragment(Ref id) {
+    backing.addFragment(id);
+    return this;
+  }
+
+  /** A legacy operation's new fragment with rows, whose files back {@code committedFields}. */
+  public FootprintBuilder addFragmentBacking(Set<Integer> committedFields) {
+    Object key = new Object();
+    backing.addFragment(key);
+    backing.back(key, Optional.empty(), committedFields);
+    return this;
+  }
+
+  /** A data file in {@code fragment} holds data for {@code fields} (AddDataFile). */
+  public FootprintBuilder backFieldData(Ref fragment, List<Ref> fields) {
+    backing.back(fragment, committedFragment(fragment), committedFieldIds(fields));
+    return this;
+  }
+
+  /** The data of {@code fields} in {@code fragment} is tombstoned (TombstoneFieldData). */
+  public FootprintBuilder unbackFieldData(Ref fragment, List<Ref> fields) {
+    backing.unback(fragment, committedFragment(fragment), committedFieldIds(fields));
+    return this;
+  }
+
+  /** {@code field} becomes non-nullable (AlterField nullable=false). */
+  public FootprintBuilder makeNonNullable(Ref field) {
+    if (field instanceof Ref.Local) {
+      backing.mintNonNullable();
+    } else {
+      fieldId(field).ifPresent(backing::makeNonNullable);
+    }
+    return this;
+  }
+
+  /** The set mints a non-nullable field (AddField): no concurrent set has data for it. */
+  public FootprintBuilder mintNonNullable() {
+    backing.mintNonNullable();
+    return this;
+  }
+
   public Footprint build() {
     return new Footprint(claims, regions, requiredFragments, exclusive, insertsRows,
-        keyAssertions, indexClaims, relocatedRows, overlaidRows);
+        keyAssertions, indexClaims, relocatedRows, overlaidRows, backing.build());
+  }
+
+  private static Optional<Long> committedFragment(Ref fragment) {
+    return fragment instanceof Ref.Committed c ? Optional.of(c.id()) : Optional.empty();
+  }
+
+  private static Set<Integer> committedFieldIds(List<Ref> fields) {
+    Set<Integer> ids = new LinkedHashSet<>();
+    for (Ref f : fields) {
+      fieldId(f).ifPresent(ids::add);
+    }
+    return ids;
   }
 
   private static Set<Long> committedIds(List<Ref> refs) {

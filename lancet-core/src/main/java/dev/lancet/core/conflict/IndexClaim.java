@@ -17,22 +17,38 @@ import java.util.TreeSet;
 public record IndexClaim(String name, Optional<Identity> identity, Optional<Set<Long>> coverage) {
 
   /**
-   * What an index is over. Fields are kept as refs; comparison across transactions is
-   * conservative (any {@link Ref.Local} field makes two identities differ, see
-   * {@link CrossTransactionRefs}). Details are compared as opaque bytes; an unset index version
-   * means 0, as apply stores it.
+   * What an index is over: its keys and, separately, the columns it carries (a legacy
+   * IndexMetadata is split into the two, so both forms compare alike). Two writers that
+   * disagree about which columns are carried disagree about what the index answers for. Fields
+   * are kept as refs; comparison across transactions is conservative (any {@link Ref.Local}
+   * field makes two identities differ, see {@link CrossTransactionRefs}). Details are compared
+   * as opaque bytes; an unset index version means 0, as apply stores it.
    */
-  public record Identity(List<Ref> fields, Optional<Any> details, int indexVersion) {
+  public record Identity(List<Ref> fields, List<Ref> coveringFields, Optional<Any> details, int indexVersion) {
     public Identity {
       fields = List.copyOf(fields);
+      coveringFields = List.copyOf(coveringFields);
       Objects.requireNonNull(details, "details");
+    }
+
+    /** An identity that carries no columns beyond its keys. */
+    public Identity(List<Ref> fields, Optional<Any> details, int indexVersion) {
+      this(fields, List.of(), details, indexVersion);
+    }
+
+    /** Keys and carried columns: everything the segment depends on. */
+    public List<Ref> dependencies() {
+      List<Ref> all = new java.util.ArrayList<>(fields);
+      all.addAll(coveringFields);
+      return all;
     }
 
     boolean sameAs(Identity other) {
       ByteString mine = details.map(Any::toByteString).orElse(ByteString.EMPTY);
       ByteString theirs = other.details.map(Any::toByteString).orElse(ByteString.EMPTY);
-      return CrossTransactionRefs.same(fields, other.fields) && mine.equals(theirs)
-          && indexVersion == other.indexVersion;
+      return CrossTransactionRefs.same(fields, other.fields)
+          && CrossTransactionRefs.same(coveringFields, other.coveringFields)
+          && mine.equals(theirs) && indexVersion == other.indexVersion;
     }
   }
 

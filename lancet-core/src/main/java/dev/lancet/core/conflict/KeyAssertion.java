@@ -12,7 +12,8 @@ import java.util.Objects;
  * (v2-semantics §4.4). The refs are kept as the action gave them; comparing key columns across
  * two transactions is conservative: any {@link Ref.Local} key column counts as different from
  * every key column of the other transaction (see {@link CrossTransactionRefs}), so such
- * assertions always collide with a concurrent insert.
+ * assertions always collide with a concurrent insert. The rule that uses them is in
+ * {@link Conflicts} (matched per key-column set; any in-place write of a key column violates).
  */
 public record KeyAssertion(List<Ref> keyFields, KeyExistenceFilter filter) {
 
@@ -22,15 +23,20 @@ public record KeyAssertion(List<Ref> keyFields, KeyExistenceFilter filter) {
   }
 
   /**
-   * Why this assertion and {@code other} (from another transaction) may collide, or empty when
-   * they provably cannot: different key columns, a shared key, or filters that cannot be
-   * compared.
+   * Whether {@code other} (from another transaction) is over the same key-column set, so that
+   * the two filters hash the same values and can be compared. Compared as ordered lists of
+   * refs across two transactions: a {@link Ref.Local} never matches (see
+   * {@link CrossTransactionRefs}).
    */
-  public java.util.Optional<String> collision(KeyAssertion other) {
-    if (!CrossTransactionRefs.same(keyFields, other.keyFields)) {
-      return java.util.Optional.of("the assertions are over different key columns ("
-          + keyFields + " vs " + other.keyFields + "), so their key hashes cannot be compared");
-    }
+  public boolean sameKeyColumns(KeyAssertion other) {
+    return CrossTransactionRefs.same(keyFields, other.keyFields);
+  }
+
+  /**
+   * Why this assertion's filter and {@code other}'s (over the same key columns) may share a
+   * key, or empty when they provably do not.
+   */
+  public java.util.Optional<String> mayShareAKeyWith(KeyAssertion other) {
     return intersection(filter, other.filter);
   }
 

@@ -45,7 +45,7 @@ import org.roaringbitmap.RoaringBitmap;
  * versions come from the {@link ManifestHistory}). The result is version
  * {@code current.version() + 1}, unstamped: timestamp, writer version, feature flags and the
  * transaction file are stamped when it is published. The result keeps {@code current}'s
- * feature flags, so the publisher's derivation carries stable row ids and MemWAL catch-up.
+ * feature flags, so the publisher's derivation carries stable row ids.
  *
  * <p>Rebasing. {@code current} may be newer than {@code readVersion} (a concurrent commit
  * landed and did not conflict). What the operation means then:
@@ -149,7 +149,6 @@ public final class LegacyApply {
     long nextFragmentId;
     long nextRowId;
     long reserveFragments;
-    long extraFlags;
 
     Build(Manifest current, List<IndexSegment> indices, long readVersion, ManifestHistory history,
         String op) {
@@ -294,7 +293,7 @@ public final class LegacyApply {
               IndexSegment.fragmentBitmapOf(bitmap),
               ri.newIndexDetails().isPresent() ? ri.newIndexDetails() : s.indexDetails(),
               ri.newIndexVersion() != 0 ? OptionalInt.of(ri.newIndexVersion()) : s.indexVersion(),
-              s.createdAt(), s.baseId(), ri.newIndexFiles().isEmpty() ? s.files() : ri.newIndexFiles(),
+              s.createdAt(), s.baseId(), ri.newIndexFiles().isEmpty() ? s.files() : ri.newIndexFiles(), s.coveringFields(),
               s.unknownFields()));
         }
       }
@@ -517,14 +516,6 @@ public final class LegacyApply {
       }
       Manifest old = history.manifestAt(r.version());
       List<IndexSegment> oldIndices = history.indicesAt(r.version());
-      boolean currentRequires = (current.readerFeatureFlags() & FeatureFlags.MEM_WAL_INDEX_CATCHUP) != 0
-          || (current.writerFeatureFlags() & FeatureFlags.MEM_WAL_INDEX_CATCHUP) != 0;
-      boolean oldRequires = (old.readerFeatureFlags() & FeatureFlags.MEM_WAL_INDEX_CATCHUP) != 0
-          && (old.writerFeatureFlags() & FeatureFlags.MEM_WAL_INDEX_CATCHUP) != 0;
-      if (currentRequires && !oldRequires) {
-        throw invalid("cannot restore version " + r.version() + ": this table requires MemWAL "
-            + "index catch-up and that version predates it");
-      }
       OptionalLong max = old.maxFragmentId();
       OptionalLong cur = current.maxFragmentId();
       if (cur.isPresent() && (max.isEmpty() || max.getAsLong() < cur.getAsLong())) {
@@ -565,7 +556,7 @@ public final class LegacyApply {
       List<IndexSegment> idx = new ArrayList<>();
       for (IndexSegment s : sourceIndices) {
         idx.add(new IndexSegment(s.uuid(), s.fields(), s.name(), s.datasetVersion(), s.fragmentBitmap(),
-            s.indexDetails(), s.indexVersion(), s.createdAt(), OptionalInt.of(newBase), s.files(),
+            s.indexDetails(), s.indexVersion(), s.createdAt(), OptionalInt.of(newBase), s.files(), s.coveringFields(),
             s.unknownFields()));
       }
       // As Lance: the clone keeps the source's version number (it starts its own history).
@@ -870,48 +861,6 @@ public final class LegacyApply {
       if (!w.compactedSsTables().isEmpty()) {
         recordCompacted(new UpdateCompactedSsTables(w.compactedSsTables()));
       }
-      if (w.requireIndexCatchup().orElse(false)) {
-        boolean reader = (current.readerFeatureFlags() & FeatureFlags.MEM_WAL_INDEX_CATCHUP) != 0;
-        boolean writer = (current.writerFeatureFlags() & FeatureFlags.MEM_WAL_INDEX_CATCHUP) != 0;
-        if (reader != writer) {
-          throw invalid("cannot require MemWAL index catch-up: the table has only one of the "
-              + "reader and writer feature bits set, so its catch-up semantics are undefined");
-        }
-        if (!reader) {
-          requireCatchup();
-        }
-        extraFlags |= FeatureFlags.MEM_WAL_INDEX_CATCHUP;
-      }
-    }
-
-    /** Turns catch-up tracking on: refuses beta-era progress, clears beta-era coverage. */
-    private void requireCatchup() {
-      int at = memWalIndex();
-      if (at < 0) {
-        throw invalid("cannot require MemWAL index catch-up: the " + MEM_WAL_INDEX
-            + " system index does not exist on this table");
-      }
-      IndexSegment s = indices.get(at);
-      ByteString details = s.indexDetails().map(com.google.protobuf.Any::getValue).orElse(ByteString.EMPTY);
-      UnknownFieldSet parsed;
-      try {
-        parsed = UnknownFieldSet.parseFrom(details);
-      } catch (InvalidProtocolBufferException e) {
-        throw invalid("the MemWAL index details are unreadable: " + e.getMessage());
-      }
-      if (parsed.hasField(9) && !parsed.getField(9).getLengthDelimitedList().isEmpty()) {
-        throw invalid("cannot require MemWAL index catch-up: the table already records SSTable "
-            + "compaction progress from the beta protocol, which cannot be validated; drain or "
-            + "reset the table first");
-      }
-      if (!parsed.hasField(10) || parsed.getField(10).getLengthDelimitedList().isEmpty()) {
-        return;
-      }
-      UnknownFieldSet cleared = UnknownFieldSet.newBuilder(parsed).clearField(10).build();
-      com.google.protobuf.Any any = s.indexDetails().orElseThrow().toBuilder()
-          .setValue(cleared.toByteString()).build();
-      indices.set(at, new IndexSegment(s.uuid(), s.fields(), s.name(), newVersion, s.fragmentBitmap(),
-          Optional.of(any), s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.unknownFields()));
     }
 
     private int memWalIndex() {
@@ -1131,8 +1080,8 @@ public final class LegacyApply {
           .basePaths(bases)
           .maxFragmentId(max)
           .nextRowId(nextRowId)
-          .readerFeatureFlags(current.readerFeatureFlags() | extraFlags)
-          .writerFeatureFlags(current.writerFeatureFlags() | extraFlags)
+          .readerFeatureFlags(current.readerFeatureFlags())
+          .writerFeatureFlags(current.writerFeatureFlags())
           .build();
       return new Result(m, indices);
     }

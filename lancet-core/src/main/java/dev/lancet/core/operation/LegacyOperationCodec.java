@@ -252,12 +252,15 @@ public final class LegacyOperationCodec {
   }
 
   private static UpdateMemWalState updateMemWalState(Transaction.UpdateMemWalState p) {
-    if (p.hasRequireIndexCatchup() && !p.getRequireIndexCatchup()) {
-      throw malformed("UpdateMemWalState", "require_index_catchup", "is explicitly false; index "
-          + "catch-up can only be switched on (leave the field out to keep the current mode)");
+    if (!p.getUnknownFields().asMap().isEmpty()) {
+      java.util.Set<Integer> tags = p.getUnknownFields().asMap().keySet();
+      throw new InvalidOperationException("UpdateMemWalState", "carries field(s) " + tags + " this Lancet "
+          + "does not know" + (tags.contains(2) ? " (tag 2 was require_index_catchup, removed upstream by "
+          + "lance-format/lance#8680 and free for reuse, so its meaning here is unknown)" : "")
+          + "; the operation is rejected rather than read without them (upgrade Lancet if a newer "
+          + "writer produced it)");
     }
-    return new UpdateMemWalState(compacted(p.getCompactedSstablesList(), "UpdateMemWalState"),
-        p.hasRequireIndexCatchup() ? Optional.of(true) : Optional.empty());
+    return new UpdateMemWalState(compacted(p.getCompactedSstablesList(), "UpdateMemWalState"));
   }
 
   private static DataOverlay dataOverlay(Transaction.DataOverlay p) {
@@ -357,7 +360,6 @@ public final class LegacyOperationCodec {
     } else if (op instanceof UpdateMemWalState w) {
       Transaction.UpdateMemWalState.Builder b = Transaction.UpdateMemWalState.newBuilder()
           .addAllCompactedSstables(compacted(w.compactedSsTables()));
-      w.requireIndexCatchup().ifPresent(b::setRequireIndexCatchup);
       txn.setUpdateMemWalState(b);
     } else if (op instanceof Clone c) {
       Transaction.Clone.Builder b = Transaction.Clone.newBuilder()

@@ -58,6 +58,20 @@ public final class Snapshot {
     return new Snapshot(store, entry, contents);
   }
 
+  /**
+   * Refuses to build on this version when its writer feature flags hold a bit this build does
+   * not implement (a newer writer's requirement on every later writer): Lancet would otherwise
+   * drop the bit when it derives the next version's flags, and the fence with it.
+   */
+  public void requireWritable() {
+    long unknown = FeatureFlags.unknownBits(manifest().writerFeatureFlags(), FeatureFlags.KNOWN_WRITER);
+    if (unknown != 0) {
+      throw new UnsupportedFeatureException(entry.path() + ": writer feature flags 0x" + Long.toHexString(unknown)
+          + " are not implemented by this Lancet; a newer Lance wrote this version and requires every "
+          + "writer to understand them. Nothing was written; upgrade Lancet to write to this table.");
+    }
+  }
+
   public long version() {
     return entry.version();
   }

@@ -95,7 +95,10 @@ final class ActionArbitraries {
                 OptionalInt.of(1), cov,
                 List.of(new IndexSegment.IndexFile("index.idx", 10, UnknownFieldSet.getDefaultInstance())),
                 d, base, created.map(OptionalLong::of).orElse(OptionalLong.empty()),
-                dv.map(OptionalLong::of).orElse(OptionalLong.empty()))),
+                dv.map(OptionalLong::of).orElse(OptionalLong.empty()), List.of()))
+            .flatMap(a -> refs().list().ofMaxSize(2).map(carried -> new AddIndexSegment(a.uuid(), a.name(),
+                a.fields(), a.indexDetails(), a.indexVersion(), a.coveredFragments(), a.files(), a.dataChange(),
+                a.base(), a.createdAt(), a.datasetVersion(), carried))),
         Combinators.combine(uuids(), Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(5), dc)
             .as(RemoveIndexSegment::new),
         Combinators.combine(uuids(), Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(5),

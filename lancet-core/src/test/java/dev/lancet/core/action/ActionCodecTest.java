@@ -86,7 +86,8 @@ class ActionCodecTest {
         ActionProtos.RemoveFragment.newBuilder().setFragment(ActionProtos.Ref.newBuilder().setCommitted(3))
             .setUnknownFields(future)).build();
     assertThatThrownBy(() -> ActionCodec.decode(a))
-        .isInstanceOf(InvalidActionException.class).hasMessageContaining("[42]");
+        .isInstanceOf(InvalidActionException.class)
+        .hasMessageContaining("Action.remove_fragment").hasMessageContaining("field 42");
   }
 
   @Test
@@ -107,10 +108,10 @@ class ActionCodecTest {
   void coverageAbsentDiffersFromCoveringNothing() {
     AddIndexSegment unknown = new AddIndexSegment(new java.util.UUID(1, 2), "i", List.of(), Optional.empty(),
         java.util.OptionalInt.empty(), Optional.empty(), List.of(), true, Optional.empty(),
-        java.util.OptionalLong.empty(), java.util.OptionalLong.empty());
+        java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), List.of());
     AddIndexSegment nothing = new AddIndexSegment(new java.util.UUID(1, 2), "i", List.of(), Optional.empty(),
         java.util.OptionalInt.empty(), Optional.of(List.of()), List.of(), true, Optional.empty(),
-        java.util.OptionalLong.empty(), java.util.OptionalLong.empty());
+        java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), List.of());
     assertThat(ActionCodec.encode(unknown).getAddIndexSegment().hasCoveredFragments()).isFalse();
     assertThat(ActionCodec.encode(nothing).getAddIndexSegment().hasCoveredFragments()).isTrue();
     assertThat(ActionCodec.decode(ActionCodec.encode(nothing))).isEqualTo(nothing);

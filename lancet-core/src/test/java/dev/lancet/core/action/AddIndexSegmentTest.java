@@ -266,9 +266,59 @@ class AddIndexSegmentTest {
     AddIndexSegment quiet = addSegment(NEW, "by_a", Ref.committed(0)).build();
     AddIndexSegment loud = new AddIndexSegment(quiet.uuid(), quiet.name(), quiet.fields(),
         quiet.indexDetails(), quiet.indexVersion(), quiet.coveredFragments(), quiet.files(), true,
-        quiet.base(), quiet.createdAt(), quiet.datasetVersion());
+        quiet.base(), quiet.createdAt(), quiet.datasetVersion(), quiet.coveringFields());
 
     assertThat(quiet.isDataChange()).isFalse();
     assertThat(loud.isDataChange()).isTrue();
+  }
+
+  // ---- covering fields (actions.proto @83c943b5 field 12; add_index_segment.rs) ------------
+
+  /** upstream test_a_disjoint_covering_declaration_lowers_to_the_legacy_form. */
+  @Test
+  void aDisjointCoveringDeclarationLowersToTheLegacyForm() {
+    CompositeApply.Result r = applyWithIndices(backedManifest(), List.of(),
+        AddField.topLevel(0, field(0, "carried")),
+        addSegment(NEW, "by_a", Ref.committed(0)).carrying(Ref.local(0)).build());
+
+    int carried = r.manifest().schema().fields().stream().filter(f -> f.name().equals("carried"))
+        .findFirst().orElseThrow().id();
+    assertThat(only(r).fields()).containsExactly(0, carried);
+    assertThat(only(r).coveringFields()).containsExactly(carried);
+    assertThat(only(r).keyedFields()).containsExactly(0);
+  }
+
+  @Test
+  void aCoveringDeclarationKeepsItsOrderAfterTheKeys() {
+    CompositeApply.Result r = applyWithIndices(backedManifest(), List.of(),
+        AddField.topLevel(0, field(0, "c1")), AddField.topLevel(1, field(0, "c2")),
+        addSegment(NEW, "by_a", Ref.committed(0)).carrying(Ref.local(1), Ref.local(0)).build());
+    assertThat(only(r).fields()).containsExactly(0, 2, 1);
+    assertThat(only(r).coveringFields()).containsExactly(2, 1);
+  }
+
+  /** upstream test_a_covering_field_that_is_also_a_key_is_rejected_for_now. */
+  @Test
+  void aCoveringFieldThatIsAlsoAKeyIsRejected() {
+    ApplyException e = applyError(backedManifest(), List.of(),
+        addSegment(NEW, "by_a", Ref.committed(0)).carrying(Ref.committed(0)).build());
+    assertThat(e.problem()).contains("FLAG_INDEPENDENT_COVERING_FIELDS").contains("index 'by_a'")
+        .contains("[0]");
+    assertThat(e.where()).isEqualTo(where(1, "AddIndexSegment"));
+  }
+
+  @Test
+  void aCoveringFieldListedTwiceIsRejected() {
+    ApplyException e = applyError(backedManifest(), List.of(),
+        AddField.topLevel(0, field(0, "carried")),
+        addSegment(NEW, "by_a", Ref.committed(0)).carrying(Ref.local(0), Ref.local(0)).build());
+    assertThat(e.problem()).contains("more than once");
+  }
+
+  @Test
+  void coveringFieldsWithoutAKeyAreRejected() {
+    ApplyException e = applyError(backedManifest(), List.of(),
+        addSegment(NEW, "by_a").carrying(Ref.committed(0)).build());
+    assertThat(e.problem()).contains("at least one field must remain a key");
   }
 }

@@ -255,7 +255,7 @@ public final class IndexApplyFixtures {
     return new IndexSegment(uuid, fields, name, 3, IndexSegment.fragmentBitmapOf(List.of(fragments)),
         Optional.of(Any.newBuilder().setTypeUrl("/lance.table.BTreeIndexDetails").build()),
         OptionalInt.of(0), OptionalLong.of(1_700_000_000_000L), OptionalInt.empty(),
-        List.of(new IndexSegment.IndexFile("index.idx", 4096, UnknownFieldSet.getDefaultInstance())),
+        List.of(new IndexSegment.IndexFile("index.idx", 4096, UnknownFieldSet.getDefaultInstance())), List.of(),
         UnknownFieldSet.getDefaultInstance());
   }
 
@@ -268,14 +268,14 @@ public final class IndexApplyFixtures {
   public static IndexSegment unknownCoverage(UUID uuid, String name, List<Integer> fields) {
     IndexSegment s = segment(uuid, name, fields);
     return new IndexSegment(s.uuid(), s.fields(), s.name(), s.datasetVersion(), ByteString.EMPTY,
-        s.indexDetails(), s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.unknownFields());
+        s.indexDetails(), s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.coveringFields(), s.unknownFields());
   }
 
   public static IndexSegment vectorSegment(UUID uuid, String name, List<Integer> fields, Long... fragments) {
     IndexSegment s = segment(uuid, name, fields, fragments);
     return new IndexSegment(s.uuid(), s.fields(), s.name(), s.datasetVersion(), s.fragmentBitmap(),
         Optional.of(Any.newBuilder().setTypeUrl("/lance.table.VectorIndexDetails").build()),
-        s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.unknownFields());
+        s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.coveringFields(), s.unknownFields());
   }
 
   /** The covered fragment ids, or empty for unknown coverage. */
@@ -315,6 +315,7 @@ public final class IndexApplyFixtures {
     private Optional<Ref> base = Optional.empty();
     private OptionalLong createdAt = OptionalLong.empty();
     private OptionalLong datasetVersion = OptionalLong.empty();
+    private List<Ref> carried = List.of();
 
     SegmentAction(UUID uuid, String name, List<Ref> fields) {
       this.uuid = uuid;
@@ -324,6 +325,12 @@ public final class IndexApplyFixtures {
 
     public SegmentAction covering(Ref... fragments) {
       covered = Optional.of(List.of(fragments));
+      return this;
+    }
+
+    /** The columns the segment carries values for (AddIndexSegment.covering_fields). */
+    public SegmentAction carrying(Ref... fields) {
+      carried = List.of(fields);
       return this;
     }
 
@@ -364,7 +371,7 @@ public final class IndexApplyFixtures {
 
     public AddIndexSegment build() {
       return new AddIndexSegment(uuid, name, fields, details, indexVersion, covered, files, false,
-          base, createdAt, datasetVersion);
+          base, createdAt, datasetVersion, carried);
     }
   }
 
@@ -382,7 +389,7 @@ public final class IndexApplyFixtures {
     UnknownFieldSet details = UnknownFieldSet.newBuilder(other).addField(9, field9.build()).build();
     return new IndexSegment(uuid, List.of(), MEM_WAL, 3, ByteString.EMPTY,
         Optional.of(Any.newBuilder().setTypeUrl(MEM_WAL_TYPE_URL).setValue(details.toByteString()).build()),
-        OptionalInt.of(0), OptionalLong.empty(), OptionalInt.empty(), List.of(),
+        OptionalInt.of(0), OptionalLong.empty(), OptionalInt.empty(), List.of(), List.of(),
         UnknownFieldSet.getDefaultInstance());
   }
 

@@ -180,7 +180,7 @@ class UpdateCompactedSsTablesTest {
     IndexSegment foreign = new IndexSegment(s.uuid(), s.fields(), s.name(), s.datasetVersion(),
         s.fragmentBitmap(), Optional.of(Any.newBuilder()
             .setTypeUrl("/lance.table.BTreeIndexDetails").build()),
-        s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.unknownFields());
+        s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.coveringFields(), s.unknownFields());
 
     ApplyException e = applyError(backedManifest(), List.of(foreign), compacted(1, 7));
 
@@ -201,7 +201,7 @@ class UpdateCompactedSsTablesTest {
     IndexSegment corrupt = new IndexSegment(s.uuid(), s.fields(), s.name(), s.datasetVersion(),
         s.fragmentBitmap(), Optional.of(s.indexDetails().orElseThrow().toBuilder()
             .setValue(bad.toByteString()).build()),
-        s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.unknownFields());
+        s.indexVersion(), s.createdAt(), s.baseId(), s.files(), s.coveringFields(), s.unknownFields());
 
     ApplyException e = applyError(backedManifest(), List.of(corrupt), compacted(1, 7));
 
@@ -214,7 +214,7 @@ class UpdateCompactedSsTablesTest {
     IndexSegment s = memWalIndex(MEM_WAL_UUID, Map.of());
     IndexSegment bare = new IndexSegment(s.uuid(), s.fields(), s.name(), s.datasetVersion(),
         s.fragmentBitmap(), Optional.empty(), s.indexVersion(), s.createdAt(), s.baseId(),
-        s.files(), s.unknownFields());
+        s.files(), s.coveringFields(), s.unknownFields());
 
     CompositeApply.Result r = applyWithIndices(backedManifest(), List.of(bare), compacted(1, 7));
 
@@ -228,7 +228,7 @@ class UpdateCompactedSsTablesTest {
     AddIndexSegment create = new AddIndexSegment(MEM_WAL_UUID, MEM_WAL, List.of(),
         Optional.of(Any.newBuilder().setTypeUrl(MEM_WAL_TYPE_URL).build()),
         OptionalInt.of(0), Optional.empty(), List.of(), false,
-        Optional.empty(), OptionalLong.empty(), OptionalLong.empty());
+        Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), List.of());
 
     CompositeApply.Result r = applyWithIndices(backedManifest(), List.of(), create, compacted(1, 7));
 

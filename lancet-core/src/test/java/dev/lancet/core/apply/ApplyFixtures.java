@@ -111,7 +111,7 @@ public final class ApplyFixtures {
     return new IndexSegment(UUID.randomUUID(), fields, name, VERSION,
         IndexSegment.fragmentBitmapOf(fragments),
         Optional.of(Any.newBuilder().setTypeUrl("/lance.table.BTreeIndexDetails").build()),
-        OptionalInt.of(0), OptionalLong.of(1_700_000_000_000L), OptionalInt.empty(), List.of(),
+        OptionalInt.of(0), OptionalLong.of(1_700_000_000_000L), OptionalInt.empty(), List.of(), List.of(),
         UnknownFieldSet.getDefaultInstance());
   }
 

@@ -177,7 +177,7 @@ class LegacyCommitTest {
   void aNewIndexDropsFragmentsWhoseIndexedColumnAConcurrentUpdateRewrote() {
     IndexSegment index = new IndexSegment(UUID.randomUUID(), List.of(0), "id_idx", 1,
         IndexSegment.fragmentBitmapOf(List.of(0L, 1L)), Optional.empty(), OptionalInt.of(0),
-        OptionalLong.empty(), OptionalInt.empty(), List.of(), UnknownFieldSet.getDefaultInstance());
+        OptionalLong.empty(), OptionalInt.empty(), List.of(), List.of(), UnknownFieldSet.getDefaultInstance());
     var createIndex = table.newLegacyTransaction(new CreateIndex(List.of(index), List.of())).readVersion(1);
     Fragment rewritten = Fragment.of(0, 100, List.of(
         new DataFile("data/0.lance", List.of(-2), List.of(0), 2, 1, 100),
@@ -205,5 +205,58 @@ class LegacyCommitTest {
         .isInstanceOf(ConflictingCommitException.class)
         .satisfies(e -> assertThat(((ConflictingCommitException) e).winnerOperation()).isEqualTo("Overwrite"));
     assertThat(table.latest().version()).isEqualTo(2);
+  }
+
+  /**
+   * Decision 0005 says the MemWAL index obligations never conflict, and upstream merges them
+   * (finish_create_index): a CreateIndex that installs the MemWAL index, racing an
+   * UpdateMemWalState that recorded compaction progress, lands with the progress of both (per
+   * shard the higher generation) and one MemWAL index. Seen before the fix: a retryable
+   * conflict ("which Lancet does not do yet").
+   */
+  @Test
+  void aMemWalIndexBuildAbsorbsConcurrentCompactionProgress() throws Exception {
+    UUID shardA = new UUID(0xA, 1);
+    UUID shardB = new UUID(0xB, 1);
+    UUID shardC = new UUID(0xC, 1);
+    IndexSegment installed = dev.lancet.core.action.IndexApplyFixtures.memWalIndex(new UUID(1, 1), Map.of(shardA, 1L));
+    table.newLegacyTransaction(new CreateIndex(List.of(installed), List.of())).readVersion(1).commit();
+
+    // Both read version 2: a compactor records progress, a rebuild of the MemWAL index is planned.
+    table.newLegacyTransaction(new dev.lancet.core.operation.UpdateMemWalState(List.of(
+        new dev.lancet.core.action.CompactedSsTable(shardA, 5), new dev.lancet.core.action.CompactedSsTable(shardB, 2))))
+        .readVersion(2).commit();
+    IndexSegment rebuilt = dev.lancet.core.action.IndexApplyFixtures.memWalIndex(new UUID(2, 2),
+        new java.util.LinkedHashMap<>(Map.of(shardA, 3L, shardC, 4L)));
+    CommitResult result = table.newLegacyTransaction(new CreateIndex(List.of(rebuilt), List.of(installed)))
+        .readVersion(2).commit();
+
+    assertThat(result.version()).isEqualTo(4);
+    Snapshot v4 = Snapshot.latest(store, dir.toString());
+    assertThat(v4.indices()).extracting(IndexSegment::name).containsExactly("__lance_mem_wal");
+    assertThat(v4.indices().get(0).uuid()).isEqualTo(rebuilt.uuid());
+    assertThat(dev.lancet.core.action.IndexApplyFixtures.progress(v4.indices()))
+        .containsExactlyInAnyOrderEntriesOf(Map.of(shardA, 5L, shardB, 2L, shardC, 4L));
+    assertThat(v4.indices().get(0).datasetVersion()).isEqualTo(3);
+    // The rebased transaction on record carries the merged index, as it was applied.
+    TransactionProtos.Transaction recorded = v4.transaction().orElseThrow();
+    assertThat(recorded.getCreateIndex().getNewIndices(0).getIndexDetails())
+        .isEqualTo(v4.indices().get(0).indexDetails().orElseThrow());
+  }
+
+  @Test
+  void aMemWalIndexBuildOverTwoConcurrentProgressRecordsKeepsTheHighestGenerations() throws Exception {
+    UUID shardA = new UUID(0xA, 1);
+    IndexSegment installed = dev.lancet.core.action.IndexApplyFixtures.memWalIndex(new UUID(1, 1), Map.of(shardA, 1L));
+    table.newLegacyTransaction(new CreateIndex(List.of(installed), List.of())).readVersion(1).commit();
+    for (long gen : new long[] {4, 9}) {
+      table.newLegacyTransaction(new dev.lancet.core.operation.UpdateMemWalState(List.of(
+          new dev.lancet.core.action.CompactedSsTable(shardA, gen)))).commit();
+    }
+    IndexSegment rebuilt = dev.lancet.core.action.IndexApplyFixtures.memWalIndex(new UUID(2, 2), Map.of(shardA, 2L));
+    table.newLegacyTransaction(new CreateIndex(List.of(rebuilt), List.of(installed))).readVersion(2).commit();
+    Snapshot latest = Snapshot.latest(store, dir.toString());
+    assertThat(latest.indices()).hasSize(1);
+    assertThat(dev.lancet.core.action.IndexApplyFixtures.progress(latest.indices())).containsEntry(shardA, 9L);
   }
 }

@@ -72,11 +72,11 @@ class MergeInsertUniqueKeysTest {
   }
 
   private long round(long seed, Path tableDir) throws Exception {
-    LocalObjectStore store = new LocalObjectStore(tableDir);
-    String location = tableDir.toString();
-    TortureTables.seed(store, 1, 1);
-    Ledger ledger = new Ledger();
-    ContractCommitter committer = new ContractCommitter(store, location, POLICY, ledger);
+    Seeded table = seeded(tableDir);
+    LocalObjectStore store = table.store();
+    String location = table.location();
+    Ledger ledger = table.ledger();
+    ContractCommitter committer = table.committer();
     Set<Long> wanted = ConcurrentHashMap.newKeySet();
     List<String> acknowledgedFiles = new ArrayList<>();
     CountDownLatch go = new CountDownLatch(1);
@@ -146,11 +146,11 @@ class MergeInsertUniqueKeysTest {
 
   @Test
   void stalePlansWithSharedKeysConflictAndDisjointOnesBothLand() throws Exception {
-    LocalObjectStore store = new LocalObjectStore(dir.resolve("t"));
-    String location = dir.resolve("t").toString();
-    TortureTables.seed(store, 1, 1);
-    Ledger ledger = new Ledger();
-    ContractCommitter committer = new ContractCommitter(store, location, POLICY, ledger);
+    Seeded table = seeded(dir.resolve("t"));
+    LocalObjectStore store = table.store();
+    String location = table.location();
+    Ledger ledger = table.ledger();
+    ContractCommitter committer = table.committer();
 
     assertThat(committer.commit(1, mergeInsert("a.lance", Set.of(1L, 2L, 3L), true)).acknowledged()).isTrue();
     ContractCommitter.Outcome shared = committer.commit(1, mergeInsert("b.lance", Set.of(3L, 4L), true));
@@ -167,17 +167,93 @@ class MergeInsertUniqueKeysTest {
     assertThat(keyList(Snapshot.latest(store, location).manifest())).containsExactlyInAnyOrder(1L, 2L, 3L, 5L, 6L, 7L);
   }
 
+  /**
+   * A key does not have to arrive in a new row: a column rewrite of the key column in place can
+   * put any value in it. Upstream's rule (assert_unique_keys.rs @6d18f6ee): such a write violates
+   * a concurrent assertion over that column whichever commits first. Both orders, against a
+   * stale plan on a real table; the final table never holds a key twice.
+   */
+  @Test
+  void anInPlaceRewriteOfTheKeyColumnConflictsWithAMergeInsertInEitherOrder() throws Exception {
+    for (boolean rewriteFirst : new boolean[] {false, true}) {
+      Path tableDir = dir.resolve("rewrite-" + rewriteFirst);
+      Seeded table = seeded(tableDir);
+      LocalObjectStore store = table.store();
+      String location = table.location();
+      keysByFile.put("seed-0.lance", List.of(10L));
+      Ledger ledger = table.ledger();
+      ContractCommitter committer = table.committer();
+      CompositeOperation insert = mergeInsert("insert-" + rewriteFirst + ".lance", Set.of(20L), true);
+      CompositeOperation rewrite = rewriteKeyColumn("rewrite-" + rewriteFirst + ".lance", 20L);
+
+      ContractCommitter.Outcome first = committer.commit(1, rewriteFirst ? rewrite : insert);
+      ContractCommitter.Outcome second = committer.commit(1, rewriteFirst ? insert : rewrite);
+
+      assertThat(first.acknowledged()).isTrue();
+      assertThat(second.rejection()).as("rewrite first: %s", rewriteFirst)
+          .containsInstanceOf(ConflictingCommitException.class);
+      assertThat(String.join("; ", ((ConflictingCommitException) second.rejection().orElseThrow()).collisions()))
+          .contains("KEY_ASSERTION").contains("in place");
+      List<Long> all = keyList(Snapshot.latest(store, location).manifest());
+      assertThat(new HashSet<>(all)).as("no key twice").hasSameSizeAs(all);
+      assertThat(ledger.surprises()).isEmpty();
+    }
+  }
+
+  /** A rewrite of a column other than the key does not collide with the merge insert. */
+  @Test
+  void anInPlaceRewriteOfAnotherColumnLandsAlongsideAMergeInsert() throws Exception {
+    Seeded table = seeded(dir.resolve("other"));
+    LocalObjectStore store = table.store();
+    String location = table.location();
+    Ledger ledger = table.ledger();
+    ContractCommitter committer = table.committer();
+    // Field 1 is added first (version 2), so both plans below read a table with two columns.
+    CompositeOperation addColumn = new CompositeOperation(List.of(new UserStep("add column v", List.of(
+        dev.lancet.core.action.AddField.topLevel(0, dev.lancet.format.model.Field.builder(0, "v", "int64").build()),
+        new AddDataFile(Ref.committed(0), new DataFile("v-0.lance", List.of(-1), List.of(0), 2, 1, 10),
+            List.of(Ref.local(0)), true)))));
+    assertThat(committer.commit(1, addColumn).acknowledged()).isTrue();
+    CompositeOperation rewriteV = new CompositeOperation(List.of(new UserStep("rewrite v", List.of(
+        new dev.lancet.core.action.TombstoneFieldData(Ref.committed(0), List.of(Ref.committed(1)), true),
+        new AddDataFile(Ref.committed(0), new DataFile("v-1.lance", List.of(-1), List.of(0), 2, 1, 10),
+            List.of(Ref.committed(1)), true)))));
+    assertThat(committer.commit(2, mergeInsert("k.lance", Set.of(30L), true)).acknowledged()).isTrue();
+    assertThat(committer.commit(2, rewriteV).acknowledged()).isTrue();
+    assertThat(ledger.surprises()).isEmpty();
+  }
+
+  /** Rewrites the key column of committed fragment 0 so that its one row holds {@code key}. */
+  private CompositeOperation rewriteKeyColumn(String path, long key) {
+    keysByFile.put(path, List.of(key));
+    return new CompositeOperation(List.of(new UserStep("rewrite the key column", List.of(
+        new dev.lancet.core.action.TombstoneFieldData(Ref.committed(0), List.of(KEY), true),
+        new AddDataFile(Ref.committed(0), new DataFile(path, List.of(-1), List.of(0), 2, 1, 10), List.of(KEY), true)))));
+  }
+
   /** The duplicate check above can fail: without the assertion, two stale plans duplicate a key. */
   @Test
   void withoutTheAssertionStalePlansDuplicateAKey() throws Exception {
-    LocalObjectStore store = new LocalObjectStore(dir.resolve("u"));
-    String location = dir.resolve("u").toString();
-    TortureTables.seed(store, 1, 1);
-    ContractCommitter committer = new ContractCommitter(store, location, POLICY, new Ledger());
+    Seeded table = seeded(dir.resolve("u"));
+    LocalObjectStore store = table.store();
+    String location = table.location();
+    Ledger ledger = table.ledger();
+    ContractCommitter committer = table.committer();
     assertThat(committer.commit(1, mergeInsert("x.lance", Set.of(1L, 2L), false)).acknowledged()).isTrue();
     assertThat(committer.commit(1, mergeInsert("y.lance", Set.of(2L, 3L), false)).acknowledged()).isTrue();
     List<Long> all = keyList(Snapshot.latest(store, location).manifest());
     assertThat(new HashSet<>(all)).hasSizeLessThan(all.size());
+  }
+
+  /** A table seeded with one fragment of one row, and a committer that records into a ledger. */
+  private record Seeded(LocalObjectStore store, String location, Ledger ledger, ContractCommitter committer) {}
+
+  private static Seeded seeded(Path tableDir) throws Exception {
+    LocalObjectStore store = new LocalObjectStore(tableDir);
+    TortureTables.seed(store, 1, 1);
+    Ledger ledger = new Ledger();
+    return new Seeded(store, tableDir.toString(), ledger,
+        new ContractCommitter(store, tableDir.toString(), POLICY, ledger));
   }
 
   private CompositeOperation mergeInsert(String path, Set<Long> keys, boolean assertUnique) {

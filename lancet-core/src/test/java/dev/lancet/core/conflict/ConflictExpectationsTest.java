@@ -164,6 +164,13 @@ class ConflictExpectationsTest {
             fp(newFragment(0), build(uuid(1), BY_A, committed(0), Optional.of(BTREE), 0, Optional.of(List.of(l(0))))),
             fp(newFragment(0), build(uuid(2), BY_A, committed(0), Optional.of(BTREE), 0, Optional.of(List.of(l(0))))),
             false),
+        // add_index_segment.rs (covering fields): the carried columns are part of what the index is.
+        row("disagreeing_about_which_columns_the_index_carries",
+            fp(buildCarrying(1, BY_A, committed(0), committed(1), 0)),
+            fp(buildCarrying(2, BY_A, committed(0), committed(2), 1)), true),
+        row("agreeing_about_the_carried_columns_on_disjoint_coverage",
+            fp(buildCarrying(1, BY_A, committed(0), committed(1), 0)),
+            fp(buildCarrying(2, BY_A, committed(0), committed(1), 1)), false),
         row("two_indices_over_one_column_and_fragment",
             fp(build(1, BY_A, committed(0), 0)), fp(build(2, BY_B, committed(0), 0)), false),
         // §7.16 add_overlays.rs
@@ -209,6 +216,17 @@ class ConflictExpectationsTest {
         row("a_zero_bloom_sizing_means_the_default",
             fp((Object) keyedInsert(bloom(0, 0, 0x01))),
             fp((Object) keyedInsert(bloom(8192, 0.00057, 0x02))), false),
+        // assert_unique_keys.rs @6d18f6ee: assertions are matched per key-column set, and any
+        // in-place write of a key column violates an assertion (see UniqueKeyAssertionRulesTest).
+        row("assertions_are_matched_by_key_column",
+            fp(newFragment(0), assertKeys(committed(0), exact(1L)), assertKeys(committed(1), exact(5L))),
+            fp(newFragment(0), assertKeys(committed(0), exact(2L)), assertKeys(committed(1), exact(6L))), false),
+        row("an_assertion_conflicts_with_an_in_place_write_to_its_key_column",
+            fp((Object) keyedInsert(exact(1L))), fp(tombstone(0, 0)), true),
+        row("an_assertion_leaves_an_in_place_write_to_another_column_alone",
+            fp((Object) keyedInsert(exact(1L))), fp(tombstone(0, 1)), false),
+        row("an_assertion_conflicts_with_an_overlay_of_its_key_column",
+            fp((Object) keyedInsert(exact(1L))), fp(overlay(0, 0)), true),
         // Conservative Local-ref comparison across transactions (see Footprint's Javadoc).
         row("key_columns_minted_by_each_transaction_are_never_the_same",
             fp(newFragment(0), assertKeys(List.of(l(0)), exact(1L))),
@@ -244,6 +262,13 @@ class ConflictExpectationsTest {
         row("a_rewrite_landing_after_a_build", fp(tombstone(7, 1)), fp(build(1, BY_A, committed(1), 7)), false),
         row("a_build_landing_after_a_rewrite_of_a_second_indexed_field",
             fp(build(1, BY_A, committed(0, 1), 7)), fp(rewrite(7, 1)), true),
+        // add_index_segment.rs test_a_build_requires_the_columns_it_carries_too
+        row("a_build_landing_after_a_rewrite_of_a_carried_field",
+            fp(buildCarrying(1, BY_A, committed(0), committed(1), 7)), fp(tombstone(7, 1)), true),
+        row("a_rewrite_of_a_carried_field_landing_after_the_build",
+            fp(tombstone(7, 1)), fp(buildCarrying(1, BY_A, committed(0), committed(1), 7)), false),
+        row("a_build_landing_after_a_cast_of_a_carried_field",
+            fp(buildCarrying(1, BY_A, committed(0), committed(1), 7)), fp(cast(1)), true),
         row("a_build_landing_after_a_rewrite_in_an_uncovered_fragment",
             fp(build(1, BY_A, committed(1), 7)), fp(tombstone(8, 1)), false),
         row("a_build_landing_after_a_cast", fp(build(1, BY_A, committed(1), 7)), fp(cast(1)), true),

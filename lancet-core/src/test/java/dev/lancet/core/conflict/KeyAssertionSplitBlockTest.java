@@ -42,13 +42,13 @@ class KeyAssertionSplitBlockTest {
       }
     }
     assertThat(found).isNotNull();
-    assertThat(one.collision(found)).isEmpty();
-    assertThat(assertion(1, 2).collision(assertion(3, 4))).isEmpty();
+    assertThat(one.mayShareAKeyWith(found)).isEmpty();
+    assertThat(assertion(1, 2).mayShareAKeyWith(assertion(3, 4))).isEmpty();
   }
 
   @Test
   void bloomsSharingAKeyCollide() {
-    assertThat(assertion(1, 2).collision(assertion(2, 9))).hasValueSatisfying(
+    assertThat(assertion(1, 2).mayShareAKeyWith(assertion(2, 9))).hasValueSatisfying(
         why -> assertThat(why).contains("may share a key"));
   }
 
@@ -56,6 +56,6 @@ class KeyAssertionSplitBlockTest {
   void anExactSetAgainstABloomCollides() {
     KeyAssertion exact = new KeyAssertion(List.of(Ref.committed(0)),
         new KeyExistenceFilter.Exact(List.of(KeyHasher.hash(KeyHasher.encodeSigned(7)))));
-    assertThat(exact.collision(assertion(8))).isPresent();
+    assertThat(exact.mayShareAKeyWith(assertion(8))).isPresent();
   }
 }

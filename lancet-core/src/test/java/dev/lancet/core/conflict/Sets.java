@@ -203,12 +203,19 @@ final class Sets {
   static AddIndexSegment build(UUID uuid, String name, List<Ref> fields, Optional<Any> details,
       int indexVersion, Optional<List<Ref>> coverage) {
     return new AddIndexSegment(uuid, name, fields, details, OptionalInt.of(indexVersion), coverage,
-        List.of(), true, Optional.empty(), OptionalLong.empty(), OptionalLong.empty());
+        List.of(), true, Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), List.of());
   }
 
   /** A BTree segment of {@code name} over {@code fields} covering the committed {@code fragments}. */
   static AddIndexSegment build(int uuid, String name, List<Ref> fields, long... fragments) {
     return build(uuid(uuid), name, fields, Optional.of(BTREE), 0, Optional.of(committed(fragments)));
+  }
+
+  /** A BTree segment keyed on {@code keys} that carries {@code carried}, covering {@code fragments}. */
+  static AddIndexSegment buildCarrying(int uuid, String name, List<Ref> keys, List<Ref> carried, long... fragments) {
+    return new AddIndexSegment(uuid(uuid), name, keys, Optional.of(BTREE), OptionalInt.of(0),
+        Optional.of(committed(fragments)), List.of(), true, Optional.empty(), OptionalLong.empty(),
+        OptionalLong.empty(), carried);
   }
 
   /** The same, with coverage unstated. */

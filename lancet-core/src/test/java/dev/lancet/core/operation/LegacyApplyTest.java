@@ -118,7 +118,7 @@ class LegacyApplyTest {
   void updateMemWalStateKeepsTheTablesFragments() {
     Manifest current = table(4, AB, frag(0, FILE_A, FILE_B), frag(1, FILE_A));
     Manifest result = LegacyApply.apply(current, List.of(),
-        new UpdateMemWalState(List.of(), Optional.empty()), 4, ManifestHistory.none()).manifest();
+        new UpdateMemWalState(List.of()), 4, ManifestHistory.none()).manifest();
     assertThat(result.fragments()).isEqualTo(current.fragments());
     assertThat(result.version()).isEqualTo(5);
   }
@@ -257,5 +257,21 @@ class LegacyApplyTest {
   private static RowIdSequence rowIds(Fragment f) {
     StoredSequence.Inline in = (StoredSequence.Inline) f.rowIds().orElseThrow();
     return RowIdSequence.decode(in.bytes().toByteArray(), "row ids");
+  }
+
+  /**
+   * Bit 128 is covered index metadata now, not MemWAL catch-up (lance-format/lance#8680 removed
+   * the catch-up flag and its restore guard). Seen before the fix: restoring a version without
+   * the bit from one with it was refused as "requires MemWAL index catch-up".
+   */
+  @Test
+  void restoringAVersionWithoutBit128FromOneWithItIsAllowed() {
+    Manifest old = table(2, A, frag(0, FILE_A));
+    Manifest current = table(5, A, frag(0, FILE_A)).toBuilder()
+        .readerFeatureFlags(dev.lancet.format.model.FeatureFlags.COVERED_INDEX_METADATA)
+        .writerFeatureFlags(dev.lancet.format.model.FeatureFlags.COVERED_INDEX_METADATA).build();
+    Manifest result = LegacyApply.apply(current, List.of(), new Restore(2), 5, historyOf(old, current)).manifest();
+    assertThat(result.version()).isEqualTo(6);
+    assertThat(result.fragments()).isEqualTo(old.fragments());
   }
 }

@@ -118,11 +118,26 @@ class LegacyOperationCodecTest {
         java.util.Map.of("a", "1"), java.util.List.of("b")));
   }
 
+  /**
+   * Tag 2 of UpdateMemWalState was require_index_catchup until lance-format/lance#8680 removed it
+   * and reclaimed the tag. It is never read as a catch-up request: in any wire type, and any
+   * other unknown field, it rejects the operation (bytes in the old layout, hand-encoded).
+   */
   @Test
-  void anExplicitlyFalseCatchUpRequestIsRejected() {
-    Transaction txn = Transaction.newBuilder().setUpdateMemWalState(
-        Transaction.UpdateMemWalState.newBuilder().setRequireIndexCatchup(false)).build();
-    assertThatThrownBy(() -> LegacyOperationCodec.decode(txn))
-        .isInstanceOf(InvalidOperationException.class).hasMessageContaining("require_index_catchup");
+  void theRemovedCatchUpTagIsNeverMisread() throws Exception {
+    for (com.google.protobuf.UnknownFieldSet.Field tag2 : java.util.List.of(
+        com.google.protobuf.UnknownFieldSet.Field.newBuilder().addVarint(1).build(),
+        com.google.protobuf.UnknownFieldSet.Field.newBuilder().addVarint(0).build(),
+        com.google.protobuf.UnknownFieldSet.Field.newBuilder()
+            .addLengthDelimited(com.google.protobuf.ByteString.copyFromUtf8("x")).build())) {
+      byte[] bytes = Transaction.newBuilder().setUuid("mw").setUpdateMemWalState(
+          Transaction.UpdateMemWalState.newBuilder().setUnknownFields(
+              com.google.protobuf.UnknownFieldSet.newBuilder().addField(2, tag2).build())).build().toByteArray();
+      Transaction txn = Transaction.parseFrom(bytes);
+      assertThatThrownBy(() -> LegacyOperationCodec.decode(txn))
+          .isInstanceOf(InvalidOperationException.class)
+          .hasMessageContaining("UpdateMemWalState").hasMessageContaining("[2]")
+          .hasMessageContaining("require_index_catchup").hasMessageContaining("8680");
+    }
   }
 }

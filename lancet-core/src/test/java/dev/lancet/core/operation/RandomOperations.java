@@ -63,8 +63,7 @@ final class RandomOperations {
           offsets());
       case 11 -> new Project(schema().fields(), r.nextBoolean());
       case 12 -> new UpdateConfig(optMap(), optMap(), optMap(), fieldMaps());
-      case 13 -> new UpdateMemWalState(list(() -> new CompactedSsTable(UUID.randomUUID(), r.nextInt(9))),
-          r.nextBoolean() ? Optional.of(true) : Optional.empty());
+      case 13 -> new UpdateMemWalState(list(() -> new CompactedSsTable(UUID.randomUUID(), r.nextInt(9))));
       case 14 -> new Clone(r.nextBoolean(), r.nextBoolean() ? Optional.of(text()) : Optional.empty(),
           r.nextInt(20), "/tmp/" + text(), r.nextBoolean() ? Optional.of(text()) : Optional.empty());
       default -> new UpdateBases(list(this::base));
@@ -179,6 +178,6 @@ final class RandomOperations {
         r.nextInt(10), IndexSegment.fragmentBitmapOf(List.of((long) r.nextInt(10))),
         Optional.empty(), r.nextBoolean() ? OptionalInt.of(1) : OptionalInt.empty(),
         r.nextBoolean() ? OptionalLong.of(r.nextInt(1 << 30)) : OptionalLong.empty(),
-        OptionalInt.empty(), List.of(), com.google.protobuf.UnknownFieldSet.getDefaultInstance());
+        OptionalInt.empty(), List.of(), List.of(), com.google.protobuf.UnknownFieldSet.getDefaultInstance());
   }
 }

@@ -24,7 +24,7 @@ public final class IndexCodec {
     for (TableProtos.IndexFile f : p.getFilesList()) {
       files.add(new IndexSegment.IndexFile(f.getPath(), f.getSizeBytes(), f.getUnknownFields()));
     }
-    return new IndexSegment(
+    IndexSegment segment = new IndexSegment(
         uuidFromProto(p.getUuid(), where + " index '" + p.getName() + "'"),
         p.getFieldsList(),
         p.getName(),
@@ -35,13 +35,22 @@ public final class IndexCodec {
         p.hasCreatedAt() ? OptionalLong.of(p.getCreatedAt()) : OptionalLong.empty(),
         p.hasBaseId() ? OptionalInt.of(p.getBaseId()) : OptionalInt.empty(),
         files,
+        p.getCoveringFieldsList(),
         p.getUnknownFields());
+    // The one boundary between manifest bytes and segments, as upstream validates it: every
+    // reader may then take the covering fields as the trailing entries of `fields`.
+    Optional<String> problem = segment.coveringProblem();
+    if (problem.isPresent()) {
+      throw new FormatException(where, problem.get());
+    }
+    return segment;
   }
 
   public static TableProtos.IndexMetadata toProto(IndexSegment s) {
     TableProtos.IndexMetadata.Builder b = TableProtos.IndexMetadata.newBuilder()
         .setUuid(uuidToProto(s.uuid()))
         .addAllFields(s.fields())
+        .addAllCoveringFields(s.coveringFields())
         .setName(s.name())
         .setDatasetVersion(s.datasetVersion())
         .setFragmentBitmap(s.fragmentBitmap())

@@ -18,6 +18,11 @@ import org.roaringbitmap.buffer.ImmutableRoaringBitmap;
  * logical index. {@code fragmentBitmap} is kept as read (portable 32-bit Roaring, empty for
  * "unknown coverage"); {@link #coveredFragments()} decodes it. {@code indexDetails} is kept
  * opaque: its type URL and bytes survive a rewrite unchanged.
+ *
+ * <p>{@code coveringFields} (IndexMetadata field 11) are the columns the segment carries values
+ * for without being keyed on them. Under the legacy contract they are the trailing entries of
+ * {@code fields}, so {@code fields} is the whole dependency set and {@link #keyedFields()} the
+ * keys; {@link #coveringProblem()} checks that contract.
  */
 public record IndexSegment(
     UUID uuid,
@@ -30,6 +35,7 @@ public record IndexSegment(
     OptionalLong createdAt,
     OptionalInt baseId,
     List<IndexFile> files,
+    List<Integer> coveringFields,
     UnknownFieldSet unknownFields) {
 
   /** A file of the segment, relative to {@code _indices/{uuid}/}. */
@@ -50,13 +56,50 @@ public record IndexSegment(
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(baseId, "baseId");
     files = List.copyOf(files);
+    coveringFields = List.copyOf(coveringFields);
     Objects.requireNonNull(unknownFields, "unknownFields");
+  }
+
+  /** The keys: {@code fields} without the trailing covering fields. */
+  public List<Integer> keyedFields() {
+    int keyed = Math.max(0, fields.size() - coveringFields.size());
+    return fields.subList(0, keyed);
+  }
+
+  /**
+   * What is wrong with the covering declaration under the legacy contract, or empty: every
+   * covering field is one of {@code fields}, none repeats, at least one field stays a key, and
+   * they are the trailing entries of {@code fields} in order (the rules of upstream's
+   * {@code IndexMetadata::validate_covering_fields}, lance-format/lance
+   * {@code rust/lance-table/src/format/index.rs} @e3db7c06).
+   */
+  public Optional<String> coveringProblem() {
+    if (coveringFields.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Integer> missing = coveringFields.stream().filter(f -> !fields.contains(f)).toList();
+    if (!missing.isEmpty()) {
+      return Optional.of("index '" + name + "' declares covering fields " + coveringFields + " but "
+          + missing + " are not among its fields " + fields);
+    }
+    if (new java.util.HashSet<>(coveringFields).size() != coveringFields.size()) {
+      return Optional.of("index '" + name + "' declares a covering field more than once in " + coveringFields);
+    }
+    if (coveringFields.size() >= fields.size()) {
+      return Optional.of("index '" + name + "' declares covering fields " + coveringFields + " but its fields are "
+          + fields + "; at least one field must remain a key");
+    }
+    if (!fields.subList(fields.size() - coveringFields.size(), fields.size()).equals(coveringFields)) {
+      return Optional.of("index '" + name + "' declares covering fields " + coveringFields + " that are not the "
+          + "trailing entries of its fields " + fields + "; covering fields must come last");
+    }
+    return Optional.empty();
   }
 
   /** This segment covering the fragments in {@code bitmap}. */
   public IndexSegment withFragmentBitmap(org.roaringbitmap.RoaringBitmap bitmap) {
     return new IndexSegment(uuid, fields, name, datasetVersion, fragmentBitmapOf(bitmap), indexDetails,
-        indexVersion, createdAt, baseId, files, unknownFields);
+        indexVersion, createdAt, baseId, files, coveringFields, unknownFields);
   }
 
   /** The covered fragment ids, or empty when the segment does not record its coverage. */

@@ -148,7 +148,7 @@ class LegacyApplyOracleTest {
         LegacyApply.Result result = LegacyApply.apply(before.manifest(), before.indices(), op,
             txn.getReadVersion(), history);
         String where = name + " v" + entry.version() + " (" + op.operationName() + ")";
-        assertSameManifest(where, result.manifest(), after.manifest());
+        assertSameManifest(where, result.manifest(), result.indices(), after.manifest());
         assertThat(describe(result.indices())).as(where + " indices").isEqualTo(describe(after.indices()));
         checked++;
       }
@@ -158,8 +158,9 @@ class LegacyApplyOracleTest {
     }
   }
 
-  private static void assertSameManifest(String where, Manifest actual, Manifest expected) {
-    FeatureFlags.Pair derived = FeatureFlags.derive(actual);
+  private static void assertSameManifest(String where, Manifest actual, List<IndexSegment> indices,
+      Manifest expected) {
+    FeatureFlags.Pair derived = FeatureFlags.derive(actual, indices);
     assertThat(derived.reader()).as(where + " reader flags (derived)").isEqualTo(expected.readerFeatureFlags());
     assertThat(derived.writer() & ~FeatureFlags.DISABLE_TRANSACTION_FILE)
         .as(where + " writer flags (derived)")

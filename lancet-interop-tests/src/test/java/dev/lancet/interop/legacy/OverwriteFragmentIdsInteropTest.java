@@ -184,13 +184,14 @@ class OverwriteFragmentIdsInteropTest {
     TransactionProtos.Transaction txn = after.transaction().orElseThrow();
     LegacyOperation op = LegacyOperationCodec.decode(txn);
     assertThat(op).isInstanceOf(Overwrite.class);
-    Manifest ours = LegacyApply.apply(before.manifest(), before.indices(), op, txn.getReadVersion(),
-        ManifestHistory.none()).manifest();
+    LegacyApply.Result result = LegacyApply.apply(before.manifest(), before.indices(), op, txn.getReadVersion(),
+        ManifestHistory.none());
+    Manifest ours = result.manifest();
     assertThat(ours.fragments()).extracting(Fragment::id)
         .isEqualTo(after.manifest().fragments().stream().map(Fragment::id).toList());
     assertThat(ours.maxFragmentId()).isEqualTo(after.manifest().maxFragmentId());
     assertThat(ours.nextRowId()).isEqualTo(after.manifest().nextRowId());
-    assertThat(FeatureFlags.derive(ours).reader()).isEqualTo(after.manifest().readerFeatureFlags());
+    assertThat(FeatureFlags.derive(ours, result.indices()).reader()).isEqualTo(after.manifest().readerFeatureFlags());
     assertThat(unstamped(ours)).as("%s v%d", dir, after.version()).isEqualTo(unstamped(after.manifest()));
   }
 

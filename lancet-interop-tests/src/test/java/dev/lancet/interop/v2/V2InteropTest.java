@@ -491,6 +491,43 @@ class V2InteropTest {
         .hasMessageContaining("did not contain an operation");
   }
 
+  /**
+   * Feature bit 128 is FLAG_COVERED_INDEX_METADATA (decision 0009): a covering index makes
+   * {@code fields} mean keys followed by carried columns, which a build without the bit would
+   * misread, so the bit fences such builds off. lance-core 7.0.0 predates it and refuses the
+   * version that declares a covering index; Lancet sets the bit only while one exists, so the
+   * next version without it opens again with every row.
+   */
+  @Test
+  void aCoveringIndexFencesLanceCoreOffAndTheFenceLiftsWithIt() {
+    Path dir = SharedFixtures.copy("stable-row-ids-off", tmp);
+    LanceOracle.TableSnapshot before = LanceOracle.snapshot(dir);
+    UUID segment = UUID.randomUUID();
+    long covered;
+    try (Table table = Table.open(dir.toString())) {
+      Manifest read = table.latest().manifest();
+      List<Field> top = read.schema().topLevel();
+      assertThat(top.size()).as("fixture columns").isGreaterThanOrEqualTo(2);
+      List<Ref> fragments = read.fragments().stream().map(f -> Ref.committed(f.id())).toList();
+      covered = table.newTransaction().step("covering index", s -> s.action(new dev.lancet.core.action.AddIndexSegment(
+          segment, "covering_idx", List.of(Ref.committed(top.get(0).id())), java.util.Optional.empty(),
+          java.util.OptionalInt.of(0), java.util.Optional.of(fragments), List.of(), false, java.util.Optional.empty(),
+          java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), List.of(Ref.committed(top.get(1).id())))))
+          .commit().version();
+      assertThat(table.version(covered).manifest().readerFeatureFlags() & 128).isEqualTo(128);
+    }
+    assertThatThrownBy(() -> LanceOracle.snapshot(dir, covered))
+        .hasMessageContaining("cannot be read by this version of Lance");
+
+    long lifted;
+    try (Table table = Table.open(dir.toString())) {
+      lifted = table.newTransaction().step("drop it", s -> s.action(
+          new dev.lancet.core.action.RemoveIndexSegment(segment, "covering_idx", false))).commit().version();
+    }
+    assertThat(LanceOracle.latestVersion(dir)).isEqualTo(lifted);
+    assertThat(LanceOracle.countRows(dir, lifted)).isEqualTo(before.rowCount());
+  }
+
   // -------------------------------------------------------------------------------------------
   // 5. lance-core appends on top of a composite commit; Lancet reads the result
   // -------------------------------------------------------------------------------------------

@@ -57,6 +57,15 @@ public final class LegacyConflicts {
           + "Lancet does not know (" + unknown.getOperationCase() + "), so the pair cannot be "
           + "checked (fail closed)");
     }
+    for (Transaction side : List.of(ours, theirs)) {
+      if (side.hasUpdateMemWalState() && !side.getUpdateMemWalState().getUnknownFields().asMap().isEmpty()) {
+        // Tag 2 was require_index_catchup (removed upstream, lance-format/lance#8680, and free
+        // for reuse): whatever it or another unknown field says now cannot be reasoned about.
+        return LegacyVerdict.retryable("transaction " + side.getUuid() + " is an UpdateMemWalState carrying "
+            + "field(s) " + side.getUpdateMemWalState().getUnknownFields().asMap().keySet()
+            + " this Lancet does not know, so the pair cannot be checked (fail closed)");
+      }
+    }
     Pair p = new Pair(ours, theirs, o.get(), t.get());
     // G1: a nullability-affecting Project/Merge against a value write, either order.
     if ((mayAlterNullability(ours) && suppliesValues(theirs))

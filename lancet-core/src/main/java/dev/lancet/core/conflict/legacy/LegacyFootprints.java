@@ -30,7 +30,8 @@ import org.roaringbitmap.RoaringBitmap;
  * overlay of a moved row, or a concurrent column rewrite, always collides.
  *
  * <ul>
- *   <li>Append: inserts rows (minted fragments only).</li>
+ *   <li>Append: inserts rows (minted fragments only), each fragment backing the fields its
+ *       files hold.</li>
  *   <li>Delete: a deletion-file write (and the fragment required) per updated fragment; a
  *       removal per deleted fragment.</li>
  *   <li>Update (REWRITE_ROWS only): a whole-fragment write per updated fragment and a removal
@@ -46,7 +47,8 @@ import org.roaringbitmap.RoaringBitmap;
  *   <li>DataReplacement: field-data writes in the named fragments, as TombstoneFieldData +
  *       AddDataFile; not when a replaced file names an uncommitted (negative) field.</li>
  *   <li>UpdateMemWalState: a MemWAL index claim, as UpdateCompactedSsTables; not when it
- *       requires index catch-up (a one-way migration no action expresses).</li>
+ *       carries a field this build does not know (such as tag 2, the removed
+ *       require_index_catchup).</li>
  *   <li>CompositeOperation: its own footprint; empty if its actions cannot be decoded.</li>
  *   <li>Overwrite, Rewrite, Merge, Restore, ReserveFragments, Project, UpdateConfig, Clone: none.</li>
  * </ul>
@@ -77,6 +79,7 @@ public final class LegacyFootprints {
     FootprintBuilder fp = Footprint.builder();
     switch (t.getOperationCase()) {
       case APPEND:
+        backFragments(fp, t.getAppend().getFragmentsList());
         return Lowering.of(fp.insertRows());
       case DELETE:
         for (long id : LegacyOps.updatedIds(t)) {
@@ -96,6 +99,7 @@ public final class LegacyFootprints {
         if (u.getNewFragmentsCount() > 0) {
           fp.insertRows();
         }
+        backFragments(fp, u.getNewFragmentsList());
         if (u.hasInsertedRows()) {
           List<Ref> keys = new ArrayList<>();
           u.getInsertedRows().getFieldIdsList().forEach(f -> keys.add(Ref.committed(f)));
@@ -127,10 +131,14 @@ public final class LegacyFootprints {
           }
         }
         for (TableProtos.IndexMetadata idx : t.getCreateIndex().getNewIndicesList()) {
+          // Legacy form: fields = keys ++ covering; the identity keeps the two apart.
+          int keyed = Math.max(0, idx.getFieldsCount() - idx.getCoveringFieldsCount());
           List<Ref> fields = new ArrayList<>();
-          idx.getFieldsList().forEach(f -> fields.add(Ref.committed(f)));
+          idx.getFieldsList().subList(0, keyed).forEach(f -> fields.add(Ref.committed(f)));
+          List<Ref> covering = new ArrayList<>();
+          idx.getCoveringFieldsList().forEach(f -> covering.add(Ref.committed(f)));
           Optional<List<Ref>> coverage = LegacyOps.fragmentBitmap(idx).map(LegacyFootprints::refs);
-          fp.buildIndex(idx.getName(), new IndexClaim.Identity(fields,
+          fp.buildIndex(idx.getName(), new IndexClaim.Identity(fields, covering,
               idx.hasIndexDetails() ? Optional.of(idx.getIndexDetails()) : Optional.empty(),
               idx.hasIndexVersion() ? idx.getIndexVersion() : 0), coverage);
         }
@@ -158,8 +166,9 @@ public final class LegacyFootprints {
         }
         return Lowering.of(fp);
       case UPDATE_MEM_WAL_STATE:
-        if (t.getUpdateMemWalState().getRequireIndexCatchup()) {
-          return Lowering.none("requiring index catch-up is a one-way migration no action expresses");
+        if (!t.getUpdateMemWalState().getUnknownFields().asMap().isEmpty()) {
+          return Lowering.none("it carries field(s) " + t.getUpdateMemWalState().getUnknownFields().asMap().keySet()
+              + " this Lancet does not know (tag 2 was require_index_catchup, removed upstream)");
         }
         return Lowering.of(fp.rewriteIndex(LegacyOps.MEM_WAL_INDEX));
       case COMPOSITE_OPERATION:
@@ -187,6 +196,17 @@ public final class LegacyFootprints {
     }
     for (long id : LegacyOps.removedIds(t)) {
       fp.removeFragment(Ref.committed(id));
+    }
+  }
+
+  /** New fragments with the fields their files back (the rest read as null in them). */
+  private static void backFragments(FootprintBuilder fp, List<TableProtos.DataFragment> fragments) {
+    for (TableProtos.DataFragment f : fragments) {
+      java.util.Set<Integer> fields = new java.util.LinkedHashSet<>();
+      for (TableProtos.DataFile file : f.getFilesList()) {
+        file.getFieldsList().stream().filter(id -> id >= 0).forEach(fields::add);
+      }
+      fp.addFragmentBacking(fields);
     }
   }
 

@@ -50,8 +50,11 @@ class LegacyFootprintsTest {
 
   @Test
   void operations_without_a_faithful_lowering_fail_closed() {
+    // Tag 2 was require_index_catchup (removed upstream, lance-format/lance#8680): now an unknown field.
     Transaction memWalCatchup = mw(sst(SHARD_A, 1)).toBuilder().setUpdateMemWalState(
-        mw(sst(SHARD_A, 1)).getUpdateMemWalState().toBuilder().setRequireIndexCatchup(true)).build();
+        mw(sst(SHARD_A, 1)).getUpdateMemWalState().toBuilder().setUnknownFields(
+            com.google.protobuf.UnknownFieldSet.newBuilder().addField(2,
+                com.google.protobuf.UnknownFieldSet.Field.newBuilder().addVarint(1).build()).build())).build();
     List<Transaction> none = List.of(ow(), rw(1), mg(true), rs(), rf(), pj(), uc("a"), cl(), upColumns(0, 1),
         memWalCatchup, ub(4, "b", "/b"), dr(2, -2));
     for (Transaction t : none) {
