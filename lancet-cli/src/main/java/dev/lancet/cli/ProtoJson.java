@@ -48,6 +48,13 @@ final class ProtoJson {
    * commit --file} takes it).
    */
   static JsonNode toJson(Message message) {
+    // JsonFormat drops fields it does not know without a word; a message that has any (bytes
+    // of a newer or older layout) cannot be printed exactly, so it is refused.
+    unknownField(message, message.getDescriptorForType().getName()).ifPresent(path -> {
+      throw new CliException("cannot print " + message.getDescriptorForType().getName()
+          + " exactly as JSON: it holds " + path + ", which this build of Lancet does not know "
+          + "(written by a newer or older layout); run without --json for what can be read");
+    });
     JsonFormat.TypeRegistry registry = registryFor(message);
     String canonical;
     try {
@@ -59,6 +66,35 @@ final class ProtoJson {
     JsonNode tree = CliJson.parse(canonical);
     integersAsNumbers(message.getDescriptorForType(), tree, registry);
     return tree;
+  }
+
+  /** The path of the first field unknown to this build anywhere in {@code m}, if any. */
+  static java.util.Optional<String> unknownField(Message m, String path) {
+    if (!m.getUnknownFields().asMap().isEmpty()) {
+      return java.util.Optional.of("field " + m.getUnknownFields().asMap().keySet().iterator().next()
+          + " of " + path);
+    }
+    for (Map.Entry<Descriptors.FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
+      if (e.getKey().getJavaType() != Descriptors.FieldDescriptor.JavaType.MESSAGE) {
+        continue;
+      }
+      String at = path + "." + e.getKey().getName();
+      if (e.getKey().isRepeated()) {
+        List<?> items = (List<?>) e.getValue();
+        for (int i = 0; i < items.size(); i++) {
+          java.util.Optional<String> found = unknownField((Message) items.get(i), at + "[" + i + "]");
+          if (found.isPresent()) {
+            return found;
+          }
+        }
+      } else {
+        java.util.Optional<String> found = unknownField((Message) e.getValue(), at);
+        if (found.isPresent()) {
+          return found;
+        }
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   /** Rewrites the 64-bit integer fields of the protobuf JSON {@code node} of {@code type}. */

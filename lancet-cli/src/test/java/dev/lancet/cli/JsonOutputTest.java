@@ -170,6 +170,23 @@ class JsonOutputTest {
     assertThat(CliJson.print(manifest)).contains("18446744073709551615");
   }
 
+  @Test
+  void aMessageWithFieldsThisBuildDoesNotKnowIsRefusedNotPrintedAsEmpty() {
+    // The older V2 layout kept the steps in CompositeOperation field 3; protobuf JSON would
+    // print such an operation as {} and lose them.
+    var oldLayout = dev.lancet.format.pb.ActionProtos.CompositeOperation.newBuilder()
+        .setUnknownFields(com.google.protobuf.UnknownFieldSet.newBuilder()
+            .addField(3, com.google.protobuf.UnknownFieldSet.Field.newBuilder()
+                .addLengthDelimited(com.google.protobuf.ByteString.copyFromUtf8("step")).build())
+            .build())
+        .build();
+    var txn = dev.lancet.format.pb.TransactionProtos.Transaction.newBuilder()
+        .setReadVersion(3).setCompositeOperation(oldLayout).build();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProtoJson.toJson(txn))
+        .isInstanceOf(CliException.class)
+        .hasMessageContaining("field 3 of Transaction.composite_operation");
+  }
+
   /** Fields that are map<string, string>: their values are strings whatever they spell. */
   private static final java.util.Set<String> STRING_MAPS = java.util.Set.of(
       "config", "tableMetadata", "metadata", "schemaMetadata", "transactionProperties",
