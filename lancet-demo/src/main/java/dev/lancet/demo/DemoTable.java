@@ -1,5 +1,6 @@
 package dev.lancet.demo;
 
+import dev.lancet.datafile.lance.LanceDataFiles;
 import dev.lancet.core.Table;
 import dev.lancet.core.action.AssertUniqueKeys;
 import dev.lancet.core.action.Ref;
