@@ -221,6 +221,47 @@ public final class LanceTable implements AutoCloseable {
     return newOverwrite().from(data).commit();
   }
 
+  // ---- schema evolution ---------------------------------------------------------------------
+
+  /** Adds columns: all-null, computed from existing ones, or from an aligned reader. */
+  public AddColumns addColumns() {
+    return new AddColumns(ctx, this::latest);
+  }
+
+  /** Renames, changes nullability of, or casts columns. */
+  public AlterColumns alterColumns() {
+    return new AlterColumns(ctx, this::latest);
+  }
+
+  /**
+   * Drops columns ("a", or "s.a" for a child) and their children, as one commit. The data stays
+   * in the data files (a change of schema only) until compaction and cleanup reclaim it.
+   */
+  public CommitInfo dropColumns(String... paths) {
+    if (paths.length == 0) {
+      throw new InvalidInputException("dropColumns needs at least one column");
+    }
+    Snapshot read = latest();
+    Schema schema = read.manifest().schema();
+    List<dev.lancet.format.model.Field> fields = new ArrayList<>();
+    for (String p : paths) {
+      fields.add(Columns.resolve(schema, p, read.version()));
+    }
+    long left = schema.topLevel().stream().filter(f -> !fields.contains(f)).count();
+    if (left == 0) {
+      throw new InvalidInputException("dropping " + String.join(", ", paths) + " would leave the "
+          + "table without columns; a Lance table needs at least one");
+    }
+    dev.lancet.core.transaction.TransactionBuilder txn =
+        new dev.lancet.core.transaction.TransactionBuilder(ctx.store(), ctx.uri(), read.version());
+    txn.step("drop columns " + String.join(", ", paths), s -> {
+      for (dev.lancet.format.model.Field f : fields) {
+        s.dropField(dev.lancet.core.action.Ref.committed(f.id()));
+      }
+    });
+    return Append.publish(ctx, txn, new StreamWrite.Written(List.of(), 0), a -> { }, 20);
+  }
+
   // ---- internals ----------------------------------------------------------------------------
 
   Snapshot latest() {

@@ -130,7 +130,7 @@ public final class LanceSchemas {
           + "on, which lance-core 7.0.0 cannot write); store it as a list of key/value structs");
       default -> {
         String logical = leaf(type, path);
-        out.add(b.logicalType(logical).encodingValue(encodingOf(type)).build());
+        out.add(b.logicalType(logical).encodingValue(Field.encodingOf(logical)).build());
       }
     }
   }
@@ -191,13 +191,6 @@ public final class LanceSchemas {
     return "dict:" + value.get() + ":" + LogicalTypes.ofLeaf(index).orElseThrow() + ":false";
   }
 
-  private static int encodingOf(ArrowType type) {
-    return switch (type.getTypeID()) {
-      case Null -> ENCODING_NONE;
-      case Utf8, LargeUtf8, Binary, LargeBinary -> ENCODING_VAR_BINARY;
-      default -> ENCODING_PLAIN;
-    };
-  }
 
   /** The unenforced key markers lance-core derives from a field's metadata. */
   private static void keyMarkers(Field.Builder b, Map<String, String> md) {
