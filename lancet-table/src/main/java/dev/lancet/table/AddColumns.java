@@ -116,66 +116,68 @@ public final class AddColumns {
   }
 
   public CommitInfo commit() {
-    Snapshot read = latest.get();
-    Schema schema = read.manifest().schema();
-    org.apache.arrow.vector.types.pojo.Schema arrow;
-    try {
-      arrow = aligned.isPresent() ? aligned.get().getVectorSchemaRoot().getSchema()
-          : columns.orElseThrow(() -> new InvalidInputException(
-              "addColumns needs columns: call nulls, computed or from"));
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading the schema of the new columns", e);
-    }
-    // Provisional ids 0..n-1 are the AddField tokens; the kernel mints the real ids.
-    Schema added = LanceSchemas.toLance(arrow, 0, aligned.map(r -> (ArrowReader) r));
-    for (Field f : added.topLevel()) {
-      if (Columns.nameTaken(schema, Field.NO_PARENT, f.name())) {
-        throw new InvalidInputException("column '" + f.name() + "' already exists at version "
-            + read.version() + "; drop or rename it first");
+    try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
+      Snapshot read = latest.get();
+      Schema schema = read.manifest().schema();
+      org.apache.arrow.vector.types.pojo.Schema arrow;
+      try {
+        arrow = aligned.isPresent() ? aligned.get().getVectorSchemaRoot().getSchema()
+            : columns.orElseThrow(() -> new InvalidInputException(
+                "addColumns needs columns: call nulls, computed or from"));
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading the schema of the new columns", e);
       }
-      if (allNull && !f.nullable()) {
-        throw new InvalidInputException("column '" + f.name() + "' is not nullable, so it cannot "
-            + "be added as all-null; make it nullable or add it with data (computed or from)");
-      }
-    }
-    String version = LanceTable.storageVersionOf(read.manifest());
-    StorageChecks.check(added, version);
-    Map<Long, WrittenFile> files = new LinkedHashMap<>();
-    long rows = 0;
-    try {
-      if (function.isPresent()) {
-        rows = compute(read, added, version, files);
-      } else if (aligned.isPresent()) {
-        rows = align(read, added, version, files);
-      }
-    } catch (RuntimeException e) {
-      deleteAll(files);
-      throw e;
-    }
-    String names = String.join(", ", added.topLevel().stream().map(Field::name).toList());
-    TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read.version());
-    boolean stable = read.manifest().usesStableRowIds();
-    txn.step("add columns " + names, s -> {
-      for (Field f : added.fields()) {
-        Field def = f.toBuilder().id(0).parentId(Field.NO_PARENT).build();
-        if (f.isTopLevel()) {
-          s.addField(f.id(), def);
-        } else {
-          s.addChildField(f.id(), Ref.local(f.parentId()), def);
+      // Provisional ids 0..n-1 are the AddField tokens; the kernel mints the real ids.
+      Schema added = LanceSchemas.toLance(arrow, 0, aligned.map(r -> (ArrowReader) r));
+      for (Field f : added.topLevel()) {
+        if (Columns.nameTaken(schema, Field.NO_PARENT, f.name())) {
+          throw new InvalidInputException("column '" + f.name() + "' already exists at version "
+              + read.version() + "; drop or rename it first");
+        }
+        if (allNull && !f.nullable()) {
+          throw new InvalidInputException("column '" + f.name() + "' is not nullable, so it cannot "
+              + "be added as all-null; make it nullable or add it with data (computed or from)");
         }
       }
-      for (Map.Entry<Long, WrittenFile> e : files.entrySet()) {
-        WrittenFile w = e.getValue();
-        Ref[] refs = w.fieldIds().stream().map(Ref::local).toArray(Ref[]::new);
-        s.addDataFile(Ref.committed(e.getKey()), new DataFile(w.path(), w.fieldIds(),
-            w.columnIndices(), w.fileMajorVersion(), w.fileMinorVersion(), w.sizeBytes()), refs);
+      String version = LanceTable.storageVersionOf(read.manifest());
+      StorageChecks.check(added, version);
+      Map<Long, WrittenFile> files = new LinkedHashMap<>();
+      long rows = 0;
+      try {
+        if (function.isPresent()) {
+          rows = compute(read, added, version, files);
+        } else if (aligned.isPresent()) {
+          rows = align(read, added, version, files);
+        }
+      } catch (RuntimeException e) {
+        deleteAll(files);
+        throw e;
       }
-      if (stable && !files.isEmpty()) {
-        s.action(new RefreshRowVersionMetadata(new ArrayList<>(files.keySet())));
-      }
-    });
-    StreamWrite.Written written = new StreamWrite.Written(new ArrayList<>(files.values()), rows);
-    return Append.publish(ctx, txn, written, onAttempt, maxRetries);
+      String names = String.join(", ", added.topLevel().stream().map(Field::name).toList());
+      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read.version());
+      boolean stable = read.manifest().usesStableRowIds();
+      txn.step("add columns " + names, s -> {
+        for (Field f : added.fields()) {
+          Field def = f.toBuilder().id(0).parentId(Field.NO_PARENT).build();
+          if (f.isTopLevel()) {
+            s.addField(f.id(), def);
+          } else {
+            s.addChildField(f.id(), Ref.local(f.parentId()), def);
+          }
+        }
+        for (Map.Entry<Long, WrittenFile> e : files.entrySet()) {
+          WrittenFile w = e.getValue();
+          Ref[] refs = w.fieldIds().stream().map(Ref::local).toArray(Ref[]::new);
+          s.addDataFile(Ref.committed(e.getKey()), new DataFile(w.path(), w.fieldIds(),
+              w.columnIndices(), w.fileMajorVersion(), w.fileMinorVersion(), w.sizeBytes()), refs);
+        }
+        if (stable && !files.isEmpty()) {
+          s.action(new RefreshRowVersionMetadata(new ArrayList<>(files.keySet())));
+        }
+      });
+      StreamWrite.Written written = new StreamWrite.Written(new ArrayList<>(files.values()), rows);
+      return Append.publish(ctx, txn, written, onAttempt, maxRetries);
+    }
   }
 
   /** One data file per fragment with the function's output for every physical row. */

@@ -104,111 +104,113 @@ public final class AlterColumns {
       org.apache.arrow.vector.types.pojo.Field to, Field lance, int token) {}
 
   public CommitInfo commit() {
-    if (changes.isEmpty()) {
-      throw new InvalidInputException("alterColumns needs at least one rename, nullable or cast");
-    }
-    Snapshot read = latest.get();
-    Schema schema = read.manifest().schema();
-    org.apache.arrow.vector.types.pojo.Schema arrow = LanceSchemas.toArrow(schema);
-    List<Field> top = schema.topLevel();
-    List<CastPlan> casts = new ArrayList<>();
-    Map<Field, Change> resolved = new LinkedHashMap<>();
-    boolean tightens = false;
-    for (Map.Entry<String, Change> e : changes.entrySet()) {
-      Field f = Columns.resolve(schema, e.getKey(), read.version());
-      Change c = e.getValue();
-      if (resolved.containsKey(f)) {
-        throw new InvalidInputException("column '" + e.getKey() + "' is altered twice");
+    try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
+      if (changes.isEmpty()) {
+        throw new InvalidInputException("alterColumns needs at least one rename, nullable or cast");
       }
-      resolved.put(f, c);
-      if (c.rename.isPresent()) {
-        String name = c.rename.get();
-        if (name.isEmpty()) {
-          throw new InvalidInputException("column '" + e.getKey() + "' cannot be renamed to an "
-              + "empty name");
+      Snapshot read = latest.get();
+      Schema schema = read.manifest().schema();
+      org.apache.arrow.vector.types.pojo.Schema arrow = LanceSchemas.toArrow(schema);
+      List<Field> top = schema.topLevel();
+      List<CastPlan> casts = new ArrayList<>();
+      Map<Field, Change> resolved = new LinkedHashMap<>();
+      boolean tightens = false;
+      for (Map.Entry<String, Change> e : changes.entrySet()) {
+        Field f = Columns.resolve(schema, e.getKey(), read.version());
+        Change c = e.getValue();
+        if (resolved.containsKey(f)) {
+          throw new InvalidInputException("column '" + e.getKey() + "' is altered twice");
         }
-        if (!name.equals(f.name()) && Columns.nameTaken(schema, f.parentId(), name)) {
-          throw new InvalidInputException("cannot rename column '" + e.getKey() + "' to '" + name
-              + "': a column of that name exists");
-        }
-      }
-      if (c.nullable.isPresent() && !c.nullable.get() && f.nullable()) {
-        tightens = true;
-        long nulls = NullCounts.count(ctx, read, e.getKey());
-        if (nulls > 0) {
-          throw new InvalidInputException("column '" + e.getKey() + "' holds " + nulls
-              + " null value(s) at version " + read.version() + ", so it cannot be made "
-              + "non-nullable; fill or delete those rows first");
-        }
-      }
-      if (c.castTo.isPresent()) {
-        if (!f.isTopLevel()) {
-          throw new InvalidInputException("Lancet casts top-level columns only; '" + e.getKey()
-              + "' is nested");
-        }
-        org.apache.arrow.vector.types.pojo.Field from = arrow.getFields().get(top.indexOf(f));
-        org.apache.arrow.vector.types.pojo.Field to = c.castField.map(x ->
-            new org.apache.arrow.vector.types.pojo.Field(f.name(),
-                new FieldType(c.nullable.orElse(f.nullable()), x.getType(), null), x.getChildren()))
-            .orElseGet(() -> new org.apache.arrow.vector.types.pojo.Field(f.name(),
-                new FieldType(c.nullable.orElse(f.nullable()), c.castTo.get(), null), List.of()));
-        if (to.getType() instanceof ArrowType.FixedSizeList && to.getChildren().isEmpty()) {
-          throw new InvalidInputException("a cast to a fixed-size list names its item type: "
-              + "pass an Arrow field with the item as its child");
-        }
-        if (!Casts.supported(from, to)) {
-          throw new InvalidInputException("cannot cast column '" + e.getKey() + "' from "
-              + describe(from) + " to " + describe(to) + ": Lance casts within a type family "
-              + "(integers, floats, temporal types, string or binary widths, decimals, "
-              + "fixed-size lists element-wise)");
-        }
-        List<Field> lance = LanceSchemas.fieldToLance(to, casts.size(), Optional.empty());
-        casts.add(new CastPlan(f, from, to, lance.get(0), casts.size()));
-      }
-    }
-    if (tightens && !casts.isEmpty()) {
-      throw new InvalidInputException("cannot make a column non-nullable and cast columns in "
-          + "one change: cast first, then change the nullability");
-    }
-    String version = LanceTable.storageVersionOf(read.manifest());
-    Map<Long, WrittenFile> files = casts.isEmpty() ? Map.of() : writeCasts(read, casts, version);
-    TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read.version());
-    boolean stable = read.manifest().usesStableRowIds();
-    txn.step("alter columns " + String.join(", ", changes.keySet()), s -> {
-      for (Fragment frag : read.manifest().fragments()) {
-        List<Ref> backed = new ArrayList<>();
-        for (CastPlan p : casts) {
-          if (frag.files().stream().anyMatch(df -> df.fields().contains(p.old().id()))) {
-            backed.add(Ref.committed(p.old().id()));
+        resolved.put(f, c);
+        if (c.rename.isPresent()) {
+          String name = c.rename.get();
+          if (name.isEmpty()) {
+            throw new InvalidInputException("column '" + e.getKey() + "' cannot be renamed to an "
+                + "empty name");
+          }
+          if (!name.equals(f.name()) && Columns.nameTaken(schema, f.parentId(), name)) {
+            throw new InvalidInputException("cannot rename column '" + e.getKey() + "' to '" + name
+                + "': a column of that name exists");
           }
         }
-        if (!backed.isEmpty()) {
-          s.action(new TombstoneFieldData(Ref.committed(frag.id()), backed, true));
+        if (c.nullable.isPresent() && !c.nullable.get() && f.nullable()) {
+          tightens = true;
+          long nulls = NullCounts.count(ctx, read, e.getKey());
+          if (nulls > 0) {
+            throw new InvalidInputException("column '" + e.getKey() + "' holds " + nulls
+                + " null value(s) at version " + read.version() + ", so it cannot be made "
+                + "non-nullable; fill or delete those rows first");
+          }
+        }
+        if (c.castTo.isPresent()) {
+          if (!f.isTopLevel()) {
+            throw new InvalidInputException("Lancet casts top-level columns only; '" + e.getKey()
+                + "' is nested");
+          }
+          org.apache.arrow.vector.types.pojo.Field from = arrow.getFields().get(top.indexOf(f));
+          org.apache.arrow.vector.types.pojo.Field to = c.castField.map(x ->
+              new org.apache.arrow.vector.types.pojo.Field(f.name(),
+                  new FieldType(c.nullable.orElse(f.nullable()), x.getType(), null), x.getChildren()))
+              .orElseGet(() -> new org.apache.arrow.vector.types.pojo.Field(f.name(),
+                  new FieldType(c.nullable.orElse(f.nullable()), c.castTo.get(), null), List.of()));
+          if (to.getType() instanceof ArrowType.FixedSizeList && to.getChildren().isEmpty()) {
+            throw new InvalidInputException("a cast to a fixed-size list names its item type: "
+                + "pass an Arrow field with the item as its child");
+          }
+          if (!Casts.supported(from, to)) {
+            throw new InvalidInputException("cannot cast column '" + e.getKey() + "' from "
+                + describe(from) + " to " + describe(to) + ": Lance casts within a type family "
+                + "(integers, floats, temporal types, string or binary widths, decimals, "
+                + "fixed-size lists element-wise)");
+          }
+          List<Field> lance = LanceSchemas.fieldToLance(to, casts.size(), Optional.empty());
+          casts.add(new CastPlan(f, from, to, lance.get(0), casts.size()));
         }
       }
-      for (Map.Entry<Field, Change> e : resolved.entrySet()) {
-        Field f = e.getKey();
-        Change c = e.getValue();
-        Optional<CastPlan> cast = casts.stream().filter(p -> p.old().equals(f)).findFirst();
-        if (cast.isPresent()) {
-          s.action(new AlterField(Ref.committed(f.id()), c.rename, Optional.of(cast.get().lance().logicalType()),
-              Optional.of(cast.get().to().isNullable()), java.util.OptionalInt.of(cast.get().token())));
-        } else {
-          s.action(new AlterField(Ref.committed(f.id()), c.rename, Optional.empty(), c.nullable));
+      if (tightens && !casts.isEmpty()) {
+        throw new InvalidInputException("cannot make a column non-nullable and cast columns in "
+            + "one change: cast first, then change the nullability");
+      }
+      String version = LanceTable.storageVersionOf(read.manifest());
+      Map<Long, WrittenFile> files = casts.isEmpty() ? Map.of() : writeCasts(read, casts, version);
+      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read.version());
+      boolean stable = read.manifest().usesStableRowIds();
+      txn.step("alter columns " + String.join(", ", changes.keySet()), s -> {
+        for (Fragment frag : read.manifest().fragments()) {
+          List<Ref> backed = new ArrayList<>();
+          for (CastPlan p : casts) {
+            if (frag.files().stream().anyMatch(df -> df.fields().contains(p.old().id()))) {
+              backed.add(Ref.committed(p.old().id()));
+            }
+          }
+          if (!backed.isEmpty()) {
+            s.action(new TombstoneFieldData(Ref.committed(frag.id()), backed, true));
+          }
         }
-      }
-      for (Map.Entry<Long, WrittenFile> e : files.entrySet()) {
-        WrittenFile w = e.getValue();
-        s.addDataFile(Ref.committed(e.getKey()), new DataFile(w.path(), w.fieldIds(),
-            w.columnIndices(), w.fileMajorVersion(), w.fileMinorVersion(), w.sizeBytes()),
-            w.fieldIds().stream().map(Ref::local).toArray(Ref[]::new));
-      }
-      if (stable && !files.isEmpty()) {
-        s.action(new RefreshRowVersionMetadata(new ArrayList<>(files.keySet())));
-      }
-    });
-    StreamWrite.Written written = new StreamWrite.Written(new ArrayList<>(files.values()), 0);
-    return Append.publish(ctx, txn, written, onAttempt, maxRetries);
+        for (Map.Entry<Field, Change> e : resolved.entrySet()) {
+          Field f = e.getKey();
+          Change c = e.getValue();
+          Optional<CastPlan> cast = casts.stream().filter(p -> p.old().equals(f)).findFirst();
+          if (cast.isPresent()) {
+            s.action(new AlterField(Ref.committed(f.id()), c.rename, Optional.of(cast.get().lance().logicalType()),
+                Optional.of(cast.get().to().isNullable()), java.util.OptionalInt.of(cast.get().token())));
+          } else {
+            s.action(new AlterField(Ref.committed(f.id()), c.rename, Optional.empty(), c.nullable));
+          }
+        }
+        for (Map.Entry<Long, WrittenFile> e : files.entrySet()) {
+          WrittenFile w = e.getValue();
+          s.addDataFile(Ref.committed(e.getKey()), new DataFile(w.path(), w.fieldIds(),
+              w.columnIndices(), w.fileMajorVersion(), w.fileMinorVersion(), w.sizeBytes()),
+              w.fieldIds().stream().map(Ref::local).toArray(Ref[]::new));
+        }
+        if (stable && !files.isEmpty()) {
+          s.action(new RefreshRowVersionMetadata(new ArrayList<>(files.keySet())));
+        }
+      });
+      StreamWrite.Written written = new StreamWrite.Written(new ArrayList<>(files.values()), 0);
+      return Append.publish(ctx, txn, written, onAttempt, maxRetries);
+    }
   }
 
   /** The cast columns of every fragment that has data for them, one file per fragment. */

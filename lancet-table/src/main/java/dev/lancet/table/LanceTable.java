@@ -117,7 +117,7 @@ public final class LanceTable implements AutoCloseable {
     StorageChecks.check(lance, options.storageVersion());
     TableContext ctx = context(uri, options.storageOptions(), options.dataFiles());
     boolean done = false;
-    try {
+    try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
       if (!ctx.store().list("_versions/").isEmpty()) {
         throw new AlreadyExistsException("a Lance table already exists at " + uri + "; open it "
             + "with LanceTable.open, or overwrite its content with newOverwrite()");
@@ -260,6 +260,46 @@ public final class LanceTable implements AutoCloseable {
       }
     });
     return Append.publish(ctx, txn, new StreamWrite.Written(List.of(), 0), a -> { }, 20);
+  }
+
+  // ---- versions, tags, cleanup -------------------------------------------------------------
+
+  /** The table's tags (create, move, delete, list). */
+  public Tags tags() {
+    return new Tags(ctx.store(), ctx.uri());
+  }
+
+  /**
+   * Every version, oldest first, with its decoded operation, steps, read version, uuid,
+   * timestamp and tags.
+   */
+  public List<HistoryEntry> history() {
+    return History.of(kernel, tags().list());
+  }
+
+  /**
+   * Makes version {@code version}'s content the newest version (a new version; the versions in
+   * between stay in the history). Committed as lance-core commits it, a legacy Restore through
+   * the commit loop: the V2 actions cannot re-add fields under their old ids. Conflicts with
+   * every concurrent commit.
+   */
+  public CommitInfo restore(long version) {
+    Snapshot read = latest();
+    resolve(new VersionRef.Number(version));
+    dev.lancet.core.transaction.LegacyTransactionBuilder txn =
+        new dev.lancet.core.transaction.LegacyTransactionBuilder(ctx.store(), ctx.uri(),
+            read.version(), new dev.lancet.core.operation.Restore(version));
+    try {
+      dev.lancet.core.commit.CommitResult r = txn.commit();
+      return new CommitInfo(r.version(), r.transactionUuid(), r.attempts(), 0, 0);
+    } catch (RuntimeException e) {
+      throw Commits.translate(e);
+    }
+  }
+
+  /** A cleanup of old versions and unreferenced files; call {@code dryRun()} first. */
+  public Cleanup cleanup() {
+    return new Cleanup(ctx.store(), ctx.uri());
   }
 
   // ---- internals ----------------------------------------------------------------------------

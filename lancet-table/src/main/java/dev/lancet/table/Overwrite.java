@@ -35,45 +35,47 @@ public final class Overwrite extends WriteBuilder<Overwrite> {
   }
 
   public CommitInfo commit() {
-    ArrowReader reader = requireData("an overwrite");
-    Snapshot read = latest.get();
-    org.apache.arrow.vector.types.pojo.Schema arrow;
-    try {
-      arrow = reader.getVectorSchemaRoot().getSchema();
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading the schema of the overwrite's data", e);
+    try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
+      ArrowReader reader = requireData("an overwrite");
+      Snapshot read = latest.get();
+      org.apache.arrow.vector.types.pojo.Schema arrow;
+      try {
+        arrow = reader.getVectorSchemaRoot().getSchema();
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading the schema of the overwrite's data", e);
+      }
+      // Provisional ids 0..n-1 are the AddField tokens; the kernel mints the real ids.
+      Schema provisional = LanceSchemas.toLance(arrow, 0, Optional.of(reader));
+      String version = LanceTable.storageVersionOf(read.manifest());
+      StorageChecks.check(provisional, version);
+      StreamWrite.Written written = StreamWrite.write(ctx, reader, provisional, version,
+          maxRowsPerFile, maxBytesPerFile, onProgress);
+      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read.version());
+      txn.step("overwrite with " + written.rows() + " rows", s -> {
+        s.resetTable();
+        for (Field f : provisional.fields()) {
+          Field def = f.toBuilder().id(0).parentId(Field.NO_PARENT).build();
+          if (f.isTopLevel()) {
+            s.addField(f.id(), def);
+          } else {
+            s.addChildField(f.id(), Ref.local(f.parentId()), def);
+          }
+        }
+        Map<String, String> md = new LinkedHashMap<>();
+        provisional.metadata().forEach((k, v) -> md.put(k, v.toStringUtf8()));
+        s.action(new ConfigUpdate(Optional.empty(), Optional.empty(),
+            Optional.of(new UpdateMap(UpdateMap.merge(md, List.of()).entries(), true)), List.of()));
+        for (int i = 0; i < written.files().size(); i++) {
+          s.addFragment(i, written.files().get(i).physicalRows());
+          List<Integer> tokens = written.files().get(i).fieldIds();
+          Ref[] refs = new Ref[tokens.size()];
+          for (int j = 0; j < refs.length; j++) {
+            refs[j] = Ref.local(tokens.get(j));
+          }
+          s.addDataFile(Ref.local(i), written.dataFile(i), refs);
+        }
+      });
+      return Append.publish(ctx, txn, written, onAttempt, maxRetries);
     }
-    // Provisional ids 0..n-1 are the AddField tokens; the kernel mints the real ids.
-    Schema provisional = LanceSchemas.toLance(arrow, 0, Optional.of(reader));
-    String version = LanceTable.storageVersionOf(read.manifest());
-    StorageChecks.check(provisional, version);
-    StreamWrite.Written written = StreamWrite.write(ctx, reader, provisional, version,
-        maxRowsPerFile, maxBytesPerFile, onProgress);
-    TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read.version());
-    txn.step("overwrite with " + written.rows() + " rows", s -> {
-      s.resetTable();
-      for (Field f : provisional.fields()) {
-        Field def = f.toBuilder().id(0).parentId(Field.NO_PARENT).build();
-        if (f.isTopLevel()) {
-          s.addField(f.id(), def);
-        } else {
-          s.addChildField(f.id(), Ref.local(f.parentId()), def);
-        }
-      }
-      Map<String, String> md = new LinkedHashMap<>();
-      provisional.metadata().forEach((k, v) -> md.put(k, v.toStringUtf8()));
-      s.action(new ConfigUpdate(Optional.empty(), Optional.empty(),
-          Optional.of(new UpdateMap(UpdateMap.merge(md, List.of()).entries(), true)), List.of()));
-      for (int i = 0; i < written.files().size(); i++) {
-        s.addFragment(i, written.files().get(i).physicalRows());
-        List<Integer> tokens = written.files().get(i).fieldIds();
-        Ref[] refs = new Ref[tokens.size()];
-        for (int j = 0; j < refs.length; j++) {
-          refs[j] = Ref.local(tokens.get(j));
-        }
-        s.addDataFile(Ref.local(i), written.dataFile(i), refs);
-      }
-    });
-    return Append.publish(ctx, txn, written, onAttempt, maxRetries);
   }
 }
