@@ -42,7 +42,16 @@ final class ErrorReporting {
       PrintWriter err = cmd.getErr();
       boolean verbose = isVerbose(parsed);
       int code;
-      if (ex instanceof dev.lancet.core.commit.IncompatibleTransactionException) {
+      if (ex instanceof dev.lancet.table.IncompatibleCommitException) {
+        err.println(PREFIX + "incompatible transaction: " + oneLine(describe(ex)));
+        code = ExitCodes.INCOMPATIBLE;
+      } else if (ex instanceof dev.lancet.table.RetryableConflictException) {
+        err.println(PREFIX + "retryable conflict: " + oneLine(describe(ex)));
+        code = ExitCodes.RETRYABLE_CONFLICT;
+      } else if (ex instanceof dev.lancet.table.CommitStateUnknownException) {
+        err.println(PREFIX + "commit state unknown: " + oneLine(describe(ex)));
+        code = ExitCodes.COMMIT_STATE_UNKNOWN;
+      } else if (ex instanceof dev.lancet.core.commit.IncompatibleTransactionException) {
         err.println(PREFIX + "incompatible transaction: " + oneLine(describe(ex)));
         code = ExitCodes.INCOMPATIBLE;
       } else if (ex instanceof dev.lancet.core.commit.CommitConflictException) {
@@ -73,6 +82,7 @@ final class ErrorReporting {
    */
   static boolean isUserError(Throwable ex) {
     return ex instanceof CliException
+        || ex instanceof dev.lancet.table.LanceTableException
         || ex instanceof LancetException
         || ex instanceof FormatException
         || ex instanceof IOException
