@@ -26,6 +26,13 @@ final class InFlightWrites {
   static final String DIRECTORY = "_lancet/in-flight/";
   static final Duration HEARTBEAT = Duration.ofSeconds(30);
   static final Duration LEASE = Duration.ofMinutes(5);
+  /**
+   * Files a live write may have made are kept from this long before its recorded start: a
+   * file's modification time comes from the filesystem's (or the object store's) clock, which
+   * can lag the writer's by a clock tick locally (seen: a data file stamped before the start
+   * its writer recorded) and by clock skew remotely.
+   */
+  static final Duration CLOCK_MARGIN = Duration.ofMinutes(1);
 
   private static final ScheduledExecutorService BEATS = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "lancet-in-flight-heartbeat");
@@ -82,8 +89,9 @@ final class InFlightWrites {
   }
 
   /**
-   * The start of the oldest write still in progress (its marker refreshed within the lease), or
-   * empty when none is; from {@code files}, the result of {@link ObjectStore#walk}.
+   * The start of the oldest write still in progress (its marker refreshed within the lease),
+   * less {@link #CLOCK_MARGIN}, or empty when none is; from {@code files}, the result of
+   * {@link ObjectStore#walk}.
    */
   static Optional<Instant> oldestLiveStart(ObjectStore store, List<StoredObject> files,
       Instant now) {
@@ -103,6 +111,6 @@ final class InFlightWrites {
         oldest = Optional.of(start);
       }
     }
-    return oldest;
+    return oldest.map(start -> start.minus(CLOCK_MARGIN));
   }
 }
