@@ -43,6 +43,9 @@ public final class TableBenchData {
 
   /** Fills {@code root} with rows {@code start .. start+n-1}. */
   public static void fill(VectorSchemaRoot root, long start, int n) {
+    for (org.apache.arrow.vector.FieldVector v : root.getFieldVectors()) {
+      v.setInitialCapacity(n);
+    }
     root.allocateNew();
     BigIntVector id = (BigIntVector) root.getVector("id");
     VarCharVector name = (VarCharVector) root.getVector("name");
@@ -53,9 +56,9 @@ public final class TableBenchData {
     items.allocateNew();
     for (int i = 0; i < n; i++) {
       long v = start + i;
-      id.set(i, v);
+      id.setSafe(i, v);
       name.setSafe(i, ("name-" + v).getBytes(StandardCharsets.UTF_8));
-      score.set(i, v * 0.5);
+      score.setSafe(i, v * 0.5);
       emb.setNotNull(i);
       for (int j = 0; j < DIM; j++) {
         items.set(i * DIM + j, (float) ((v * 31 + j) % 1000) / 1000f);
