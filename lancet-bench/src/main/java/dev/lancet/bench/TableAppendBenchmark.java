@@ -69,7 +69,7 @@ public class TableAppendBenchmark {
         CreateOptions.builder().storageVersion(storage).build())) {
       t.version();
     }
-    try (TableBenchData.Replay empty = new TableBenchData.Replay(alloc, List.of());
+    try (org.apache.arrow.vector.ipc.ArrowReader empty = TableBenchData.replay(alloc, List.of());
         Dataset ds = Dataset.write().allocator(alloc).reader(empty).uri(lance.toString())
             .mode(WriteParams.WriteMode.CREATE).dataStorageVersion(storage).execute()) {
       ds.version();
@@ -91,7 +91,7 @@ public class TableAppendBenchmark {
 
   @Benchmark
   public long lancetAppend() throws IOException {
-    try (TableBenchData.Replay data = new TableBenchData.Replay(alloc, batches);
+    try (org.apache.arrow.vector.ipc.ArrowReader data = TableBenchData.replay(alloc, batches);
         LanceTable t = LanceTable.open(lancet.toString())) {
       return t.append(data).version();
     }
@@ -99,7 +99,7 @@ public class TableAppendBenchmark {
 
   @Benchmark
   public long lanceCoreAppend() throws IOException {
-    try (TableBenchData.Replay data = new TableBenchData.Replay(alloc, batches);
+    try (org.apache.arrow.vector.ipc.ArrowReader data = TableBenchData.replay(alloc, batches);
         Dataset ds = Dataset.write().allocator(alloc).reader(data).uri(lance.toString())
             .mode(WriteParams.WriteMode.APPEND).execute()) {
       return ds.version();

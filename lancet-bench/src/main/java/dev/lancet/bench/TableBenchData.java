@@ -10,10 +10,8 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -79,40 +77,9 @@ public final class TableBenchData {
     return out;
   }
 
-  /** Replays prepared batches (zero-copy). */
-  public static final class Replay extends ArrowReader {
-    private final List<VectorSchemaRoot> batches;
-    private int next;
-
-    public Replay(BufferAllocator alloc, List<VectorSchemaRoot> batches) {
-      super(alloc);
-      this.batches = batches;
-    }
-
-    @Override
-    public boolean loadNextBatch() throws IOException {
-      prepareLoadNextBatch();
-      if (next >= batches.size()) {
-        return false;
-      }
-      try (ArrowRecordBatch rb = new VectorUnloader(batches.get(next++)).getRecordBatch()) {
-        loadRecordBatch(rb);
-      }
-      return true;
-    }
-
-    @Override
-    public long bytesRead() {
-      return 0;
-    }
-
-    @Override
-    protected void closeReadSource() {}
-
-    @Override
-    protected Schema readSchema() {
-      return schema();
-    }
+  /** Replays prepared batches (zero-copy); the batches stay open for the next replay. */
+  public static ArrowReader replay(BufferAllocator alloc, List<VectorSchemaRoot> batches) {
+    return new dev.lancet.datafile.lance.ReplayReader(alloc, schema(), batches, false);
   }
 
   /** Makes {@code total} rows on the fly, one batch in memory at a time. */

@@ -57,7 +57,7 @@ public class TableScanBenchmark {
     alloc = new RootAllocator();
     dir = Files.createTempDirectory("lancet-scan-bench").resolve("t");
     List<VectorSchemaRoot> batches = TableBenchData.prepare(alloc, rows);
-    try (TableBenchData.Replay data = new TableBenchData.Replay(alloc, batches);
+    try (org.apache.arrow.vector.ipc.ArrowReader data = TableBenchData.replay(alloc, batches);
         Dataset ds = Dataset.write().allocator(alloc).reader(data).uri(dir.toString())
             .mode(WriteParams.WriteMode.CREATE).execute()) {
       ds.version();

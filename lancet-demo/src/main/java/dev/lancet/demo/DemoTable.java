@@ -1,12 +1,12 @@
 package dev.lancet.demo;
 
-import dev.lancet.datafile.lance.LanceDataFiles;
 import dev.lancet.core.Table;
 import dev.lancet.core.action.AssertUniqueKeys;
 import dev.lancet.core.action.Ref;
 import dev.lancet.core.commit.CommitResult;
 import dev.lancet.core.commit.VersionPublisher;
 import dev.lancet.core.store.LocalObjectStore;
+import dev.lancet.datafile.lance.LanceDataFiles;
 import dev.lancet.format.codec.SchemaCodec;
 import dev.lancet.format.layout.ManifestNaming;
 import dev.lancet.format.model.DataFile;

@@ -7,6 +7,7 @@ import dev.lancet.core.store.LocalObjectStore;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.datafile.lance.GeneratedRows;
 import dev.lancet.datafile.lance.LanceDatasets;
+import dev.lancet.datafile.lance.ReplayReader;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
@@ -193,7 +194,7 @@ class SchemaEvolutionInteropTest {
         r.setRowCount(n);
         batches.add(r);
       }
-      try (RootsReader reader = new RootsReader(alloc, plus, batches)) {
+      try (ReplayReader reader = new ReplayReader(alloc, plus, batches, true)) {
         table.addColumns().from(reader).commit();
       }
       assertThat(table.version()).isEqualTo(3);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancet.datafile.lance.GeneratedRows;
 import dev.lancet.datafile.lance.LanceDatasets;
+import dev.lancet.datafile.lance.ReplayReader;
 import dev.lancet.interop.SharedFixtures;
 import dev.lancet.interop.lance.LanceFixtures;
 import dev.lancet.interop.lance.LanceOracle;
@@ -64,10 +65,10 @@ class TableInteropTest {
       Path dir = tmp.resolve("nested-" + storage);
       try (BufferAllocator alloc = new RootAllocator()) {
         Schema schema = LanceFixtures.FULL_SCHEMA;
-        try (RootsReader data = reader(alloc, schema, 0, 250, 100);
+        try (ReplayReader data = reader(alloc, schema, 0, 250, 100);
             LanceTable table = LanceTable.create(dir.toString(), data,
                 CreateOptions.builder().storageVersion(storage).maxRowsPerFile(120).build())) {
-          try (RootsReader more = reader(alloc, schema, 250, 30, 30)) {
+          try (ReplayReader more = reader(alloc, schema, 250, 30, 30)) {
             table.append(more);
           }
         }
@@ -122,11 +123,11 @@ class TableInteropTest {
     }
   }
 
-  static RootsReader reader(BufferAllocator alloc, Schema schema, long start, int count, int batch) {
+  static ReplayReader reader(BufferAllocator alloc, Schema schema, long start, int count, int batch) {
     List<VectorSchemaRoot> roots = new ArrayList<>();
     for (int done = 0; done < count; done += batch) {
       roots.add(LanceFixtures.rows(alloc, schema, start + done, Math.min(batch, count - done)));
     }
-    return new RootsReader(alloc, schema, roots);
+    return new ReplayReader(alloc, schema, roots, true);
   }
 }

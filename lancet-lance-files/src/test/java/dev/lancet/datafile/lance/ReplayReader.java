@@ -1,4 +1,4 @@
-package dev.lancet.interop.table;
+package dev.lancet.datafile.lance;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -10,16 +10,23 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** An {@link ArrowReader} over batches made in advance (test data); closes them when closed. */
-final class RootsReader extends ArrowReader {
+/**
+ * An {@link ArrowReader} over batches made in advance, replayed without a copy (each batch's
+ * buffers are shared with the reader's root). With {@code owns}, closing the reader closes the
+ * batches; without, they can be replayed again by another reader (the benchmarks).
+ */
+public final class ReplayReader extends ArrowReader {
   private final Schema schema;
   private final List<VectorSchemaRoot> roots;
+  private final boolean owns;
   private int next;
 
-  RootsReader(BufferAllocator allocator, Schema schema, List<VectorSchemaRoot> roots) {
+  public ReplayReader(BufferAllocator allocator, Schema schema, List<VectorSchemaRoot> roots,
+      boolean owns) {
     super(allocator);
     this.schema = schema;
     this.roots = new ArrayList<>(roots);
+    this.owns = owns;
   }
 
   @Override
@@ -41,7 +48,9 @@ final class RootsReader extends ArrowReader {
 
   @Override
   protected void closeReadSource() {
-    roots.forEach(VectorSchemaRoot::close);
+    if (owns) {
+      roots.forEach(VectorSchemaRoot::close);
+    }
   }
 
   @Override
