@@ -47,6 +47,8 @@ final class FragmentRead implements AutoCloseable {
 
   private final Fragment fragment;
   private final List<Column> columns;
+  private final List<Field> projected;
+  private final Overlays overlays;
   private final List<DataFileReader> files = new ArrayList<>();
   private final List<ArrowReader> readers = new ArrayList<>();
   private final List<RowRange> ranges;
@@ -73,6 +75,9 @@ final class FragmentRead implements AutoCloseable {
     this.where = "fragment " + fragment.id();
     this.rowIds = withRowId ? rowIdSource.of(fragment) : Optional.empty();
     this.columns = new ArrayList<>();
+    this.projected = List.copyOf(projected);
+    this.overlays = fragment.overlays().isEmpty() ? null
+        : new Overlays(ctx, fragment, projected, allocator);
     Map<Integer, List<Field>> children = LanceSchemas.childrenOf(schema);
     Map<Integer, Integer> sourceOfFile = new LinkedHashMap<>();
     List<List<String>> namesPerSource = new ArrayList<>();
@@ -203,11 +208,14 @@ final class FragmentRead implements AutoCloseable {
     long[] offsets = nextOffsets(rows);
     remaining -= rows;
     List<FieldVector> vectors = new ArrayList<>(columns.size());
-    for (Column c : columns) {
-      if (c instanceof FromFile f) {
-        vectors.add(roots.get(f.source()).getVector(f.name()));
-      } else if (c instanceof Nulls n) {
-        vectors.add(own(nulls(n.field(), rows)));
+    for (int ci = 0; ci < columns.size(); ci++) {
+      Column c = columns.get(ci);
+      if (c instanceof FromFile || c instanceof Nulls) {
+        FieldVector v = c instanceof FromFile f ? roots.get(f.source()).getVector(f.name())
+            : own(nulls(((Nulls) c).field(), rows));
+        FieldVector overlaid = overlays == null ? null
+            : overlays.apply(projected.get(ci).id(), v, offsets, allocator);
+        vectors.add(overlaid == null ? v : own(overlaid));
       } else if (c instanceof RowId) {
         UInt8Vector v = own(new UInt8Vector(TableColumns.ROW_ID, allocator));
         v.allocateNew(rows);
@@ -271,6 +279,9 @@ final class FragmentRead implements AutoCloseable {
   @Override
   public void close() {
     releaseOwned();
+    if (overlays != null) {
+      overlays.close();
+    }
     for (ArrowReader r : readers) {
       try {
         r.close();

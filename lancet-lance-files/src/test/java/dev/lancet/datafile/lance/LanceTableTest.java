@@ -170,6 +170,56 @@ class LanceTableTest {
     }
   }
 
+  /** Writes an overlay of column score (field 2) for {@code offsets} and commits it. */
+  private void overlay(String uri, int[] offsets, double[] values) throws IOException {
+    org.apache.arrow.vector.types.pojo.Schema one = new Schema(List.of(Field.nullable("score",
+        new ArrowType.FloatingPoint(org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE))));
+    String name = java.util.UUID.randomUUID() + ".lance";
+    long size;
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(one, alloc)) {
+      root.allocateNew();
+      for (int i = 0; i < values.length; i++) {
+        ((org.apache.arrow.vector.Float8Vector) root.getVector(0)).setSafe(i, values[i]);
+      }
+      root.setRowCount(values.length);
+      size = LanceDataFiles.writeFile(Path.of(uri, "data", name), root, "2.1");
+    }
+    dev.lancet.format.model.DataFile df = new dev.lancet.format.model.DataFile(name, List.of(2),
+        List.of(0), 2, 1, size);
+    org.roaringbitmap.RoaringBitmap covered = org.roaringbitmap.RoaringBitmap.bitmapOf(offsets);
+    dev.lancet.format.model.DataOverlayFile o = new dev.lancet.format.model.DataOverlayFile(df,
+        new dev.lancet.format.model.DataOverlayFile.SharedCoverage(com.google.protobuf.ByteString
+            .copyFrom(dev.lancet.format.deletion.PortableRoaring.write(covered))), 0,
+        com.google.protobuf.UnknownFieldSet.getDefaultInstance());
+    try (dev.lancet.core.Table kernel = dev.lancet.core.Table.open(uri)) {
+      kernel.newTransaction().step("overlay", st -> st.action(new dev.lancet.core.action.AddOverlays(
+          dev.lancet.core.action.Ref.committed(0), List.of(o), true))).commit();
+    }
+  }
+
+  @Test
+  void overlaysReplaceCellsAndTheNewestWins() throws IOException {
+    String uri = tmp.resolve("t").toString();
+    try (LanceTable table = LanceTable.create(uri, rows(0, 10, 10), CreateOptions.defaults())) {
+      overlay(uri, new int[] {2, 5}, new double[] {100, 200});
+      overlay(uri, new int[] {5, 7}, new double[] {500, 700});
+      List<Object> scores = new ArrayList<>();
+      try (ArrowReader r = table.newScan().select("id", "score").batchSize(4).open()) {
+        while (r.loadNextBatch()) {
+          for (int i = 0; i < r.getVectorSchemaRoot().getRowCount(); i++) {
+            scores.add(r.getVectorSchemaRoot().getVector("score").getObject(i));
+          }
+        }
+      }
+      assertThat(scores).containsExactly(0.0, 0.5, 100.0, 1.5, 2.0, 500.0, 3.0, 700.0, 4.0, 4.5);
+      // The version before the second overlay shows the first one's value.
+      try (ArrowReader r = table.newScan().select("score").asOfVersion(2).offset(5).limit(1).open()) {
+        assertThat(r.loadNextBatch()).isTrue();
+        assertThat(r.getVectorSchemaRoot().getVector(0).getObject(0)).isEqualTo(200.0);
+      }
+    }
+  }
+
   @Test
   void overwriteReplacesContentAndSchemaKeepingHistory() throws IOException {
     String uri = tmp.resolve("t").toString();
