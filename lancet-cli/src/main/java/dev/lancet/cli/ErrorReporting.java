@@ -2,6 +2,7 @@ package dev.lancet.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lancet.core.LancetException;
+import dev.lancet.table.LanceTableException;
 import dev.lancet.core.commit.CommitConflictException;
 import dev.lancet.core.commit.CommitStateUnknownException;
 import dev.lancet.core.commit.ConflictingCommitException;
@@ -71,6 +72,25 @@ final class ErrorReporting {
 
   /** Classifies a failure of a command (or of its arguments). */
   static Failure classify(Exception ex) {
+    // The table API wraps the kernel's typed commit errors; the kernel error carries the
+    // winner and the collisions, the table error the message written for its user.
+    if (ex instanceof LanceTableException && ex.getCause() instanceof LancetException kernel
+        && isCommitError(kernel)) {
+      Failure inner = classify(kernel);
+      return new Failure(inner.exitCode(), inner.kind(), inner.label(), oneLine(describe(ex)), kernel);
+    }
+    if (ex instanceof dev.lancet.table.IncompatibleCommitException) {
+      return new Failure(ExitCodes.INCOMPATIBLE, "incompatible", "incompatible transaction",
+          oneLine(describe(ex)), ex);
+    }
+    if (ex instanceof dev.lancet.table.RetryableConflictException) {
+      return new Failure(ExitCodes.RETRYABLE_CONFLICT, "retryable_conflict", "retryable conflict",
+          oneLine(describe(ex)), ex);
+    }
+    if (ex instanceof dev.lancet.table.CommitStateUnknownException) {
+      return new Failure(ExitCodes.COMMIT_STATE_UNKNOWN, "commit_state_unknown",
+          "commit state unknown", oneLine(describe(ex)), ex);
+    }
     if (ex instanceof ParameterException) {
       return new Failure(ExitCodes.USAGE, "usage", "", oneLine(ex.getMessage()), ex);
     }
@@ -94,6 +114,11 @@ final class ErrorReporting {
       return new Failure(ExitCodes.USAGE, "invalid_input", "", oneLine(describe(ex)), ex);
     }
     return new Failure(ExitCodes.INTERNAL, "internal", "internal error", oneLine(ex.toString()), ex);
+  }
+
+  private static boolean isCommitError(LancetException e) {
+    return e instanceof CommitConflictException || e instanceof IncompatibleTransactionException
+        || e instanceof CommitStateUnknownException;
   }
 
   /** Bad arguments: one line, a hint where to find the usage, exit 2 (and JSON with --json). */
@@ -146,6 +171,7 @@ final class ErrorReporting {
    */
   static boolean isUserError(Throwable ex) {
     return ex instanceof CliException
+        || ex instanceof dev.lancet.table.LanceTableException
         || ex instanceof LancetException
         || ex instanceof FormatException
         || ex instanceof IOException

@@ -27,6 +27,15 @@ import picocli.CommandLine.Spec;
         ShowTxnCommand.class,
         CommitCommand.class,
         DemoCommand.class,
+        CreateCommand.class,
+        AppendCommand.class,
+        ScanCommand.class,
+        AddColumnsCommand.class,
+        DropColumnsCommand.class,
+        AlterColumnsCommand.class,
+        TagCommand.class,
+        RestoreCommand.class,
+        CleanupCommand.class,
         HelpCommand.class
     },
     footer = {"", "Exit codes: 0 success; 2 bad arguments, missing or unreadable table, version "

@@ -244,7 +244,8 @@ final class Transactions {
         ActionProtos.AlterField f = a.getAlterField();
         yield "field=" + Formats.ref(f.getField()) + (f.hasName() ? " name=" + f.getName() : "")
             + (f.hasLogicalType() ? " type=" + f.getLogicalType() : "")
-            + (f.hasNullable() ? " nullable=" + f.getNullable() : "");
+            + (f.hasNullable() ? " nullable=" + f.getNullable() : "")
+            + (f.hasNewLocal() ? " new_id=Local(" + Integer.toUnsignedString(f.getNewLocal()) + ")" : "");
       }
       case ADD_INDEX_SEGMENT -> {
         ActionProtos.AddIndexSegment s = a.getAddIndexSegment();

@@ -50,6 +50,16 @@ public final class Table implements AutoCloseable {
    */
   public static Table create(String location, ObjectStore store, Overwrite overwrite,
       DataStorageFormat format) {
+    return create(location, store, overwrite, format, false);
+  }
+
+  /**
+   * {@link #create(String, ObjectStore, Overwrite, DataStorageFormat)} with the stable-row-ids
+   * feature on or off: with it, every row gets a row id that survives compaction (the feature
+   * is chosen at creation and kept by every later version).
+   */
+  public static Table create(String location, ObjectStore store, Overwrite overwrite,
+      DataStorageFormat format, boolean stableRowIds) {
     try {
       if (!store.list("_versions/").isEmpty()) {
         throw new LancetException("a Lance table already exists at " + location + "; open it and "
@@ -60,6 +70,8 @@ public final class Table implements AutoCloseable {
           .version(0)
           .dataFormat(Optional.of(format))
           .basePaths(overwrite.initialBases())
+          .readerFeatureFlags(stableRowIds ? dev.lancet.format.model.FeatureFlags.STABLE_ROW_IDS : 0)
+          .writerFeatureFlags(stableRowIds ? dev.lancet.format.model.FeatureFlags.STABLE_ROW_IDS : 0)
           .build();
       LegacyApply.Result first = LegacyApply.apply(empty,
           List.of(), new Overwrite(overwrite.fragments(), overwrite.schema(),

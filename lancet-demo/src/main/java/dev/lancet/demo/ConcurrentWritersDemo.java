@@ -1,5 +1,6 @@
 package dev.lancet.demo;
 
+import dev.lancet.datafile.lance.LanceDatasets;
 import dev.lancet.core.Table;
 import dev.lancet.core.commit.CommitAttempt;
 import dev.lancet.core.version.VersionEntry;
@@ -137,7 +138,7 @@ public final class ConcurrentWritersDemo {
     try (Table table = Table.open(dir.toString())) {
       Manifest latest = table.latest().manifest();
       long version = latest.version();
-      checks.add(Check.equal("latest version: Lancet vs lance-core", version, LanceReads.latestVersion(dir)));
+      checks.add(Check.equal("latest version: Lancet vs lance-core", version, LanceDatasets.latestVersion(dir)));
 
       // Every acknowledged commit is in the history, exactly once, at the version it was told.
       Map<String, List<Long>> versionsByUuid = new HashMap<>();
@@ -158,7 +159,7 @@ public final class ConcurrentWritersDemo {
       }
 
       // Row counts per fragment: Lancet's manifest (physical - deleted) vs lance-core.
-      SortedMap<Long, Long> lance = LanceReads.fragmentRowCounts(dir, version);
+      SortedMap<Long, Long> lance = LanceDatasets.fragmentRowCounts(dir, version);
       Set<Long> ids = new TreeSet<>(lance.keySet());
       latest.fragments().forEach(f -> ids.add(f.id()));
       for (long id : ids) {
@@ -173,7 +174,7 @@ public final class ConcurrentWritersDemo {
       acks.stream().sorted(Comparator.comparingLong(Acknowledged::version)).forEach(ack -> jobs.stream()
           .filter(j -> j.label().equals(ack.transaction())).findFirst().ifPresent(j -> intents.add(j.intent())));
       ExpectedTable model = new ExpectedTable(initial.idsByFragment(), intents);
-      long lanceCount = LanceReads.countRows(dir, version);
+      long lanceCount = LanceDatasets.countRows(dir, version);
       checks.add(new Check("total live rows: model, Lancet, lance-core", String.valueOf(model.rows.size()),
           "Lancet " + latest.liveRows() + ", lance-core " + lanceCount,
           model.rows.size() == latest.liveRows() && latest.liveRows() == lanceCount));

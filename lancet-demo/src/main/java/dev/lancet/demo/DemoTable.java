@@ -6,6 +6,7 @@ import dev.lancet.core.action.Ref;
 import dev.lancet.core.commit.CommitResult;
 import dev.lancet.core.commit.VersionPublisher;
 import dev.lancet.core.store.LocalObjectStore;
+import dev.lancet.datafile.lance.LanceDataFiles;
 import dev.lancet.format.codec.SchemaCodec;
 import dev.lancet.format.layout.ManifestNaming;
 import dev.lancet.format.model.DataFile;

@@ -2,6 +2,8 @@ package dev.lancet.demo;
 
 import dev.lancet.core.action.AssertUniqueKeys;
 import dev.lancet.core.action.Ref;
+import dev.lancet.core.deletion.DeletionFiles;
+import dev.lancet.datafile.lance.LanceDataFiles;
 import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.DeletionFile;
@@ -9,6 +11,8 @@ import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.table.keys.KeyFilterBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -98,7 +102,12 @@ final class Planners {
     return (table, read) -> {
       Fragment target = read.manifest().fragment(fragment).orElseThrow(() -> new IllegalStateException(
           "fragment " + fragment + " is gone at version " + read.version()));
-      DeletionVector before = DeletionFiles.current(table.store(), target);
+      DeletionVector before;
+      try {
+        before = DeletionFiles.current(table.store(), target);
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading the deletion file of fragment " + fragment, e);
+      }
       List<Integer> offsets = new ArrayList<>();
       for (int offset = 0; offset < physicalIds.size(); offset++) {
         if (ids.contains(physicalIds.get(offset))) {
@@ -106,7 +115,12 @@ final class Planners {
         }
       }
       DeletionVector after = before.union(DeletionVector.of(offsets.stream().mapToInt(i -> i).toArray()));
-      DeletionFile file = DeletionFiles.write(table.store(), fragment, read.version(), after);
+      DeletionFile file;
+      try {
+        file = DeletionFiles.write(table.store(), fragment, read.version(), after);
+      } catch (IOException e) {
+        throw new UncheckedIOException("writing a deletion file of fragment " + fragment, e);
+      }
       String what = "delete " + ids.size() + " rows of fragment " + fragment
           + (before.isEmpty() ? "" : " (merged into " + before.cardinality() + " already deleted)");
       return table.newTransaction().readVersion(read.version())

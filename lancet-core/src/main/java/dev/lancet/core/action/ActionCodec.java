@@ -142,7 +142,8 @@ public final class ActionCodec {
         yield new AlterField(ref(a.getField(), "AlterField.field"),
             a.hasName() ? Optional.of(a.getName()) : Optional.empty(),
             a.hasLogicalType() ? Optional.of(a.getLogicalType()) : Optional.empty(),
-            a.hasNullable() ? Optional.of(a.getNullable()) : Optional.empty());
+            a.hasNullable() ? Optional.of(a.getNullable()) : Optional.empty(),
+            a.hasNewLocal() ? java.util.OptionalInt.of(a.getNewLocal()) : java.util.OptionalInt.empty());
       }
       case ADD_INDEX_SEGMENT -> addIndexSegment(p.getAddIndexSegment());
       case REMOVE_INDEX_SEGMENT -> {
@@ -426,6 +427,7 @@ public final class ActionCodec {
       a.name().ifPresent(x::setName);
       a.logicalType().ifPresent(x::setLogicalType);
       a.nullable().ifPresent(x::setNullable);
+      a.newLocal().ifPresent(x::setNewLocal);
       b.setAlterField(x);
     } else if (action instanceof AddIndexSegment a) {
       ActionProtos.AddIndexSegment.Builder x = ActionProtos.AddIndexSegment.newBuilder()

@@ -409,6 +409,19 @@ public final class ApplyState {
    * that no longer holds a field of the schema.
    */
   public void dropField(int id) {
+    removeSubtree(id, Optional.empty());
+  }
+
+  /**
+   * Replaces field {@code id} by {@code replacement} (a new id) at the same schema position,
+   * removing the old field's descendants, and prunes, as {@link #dropField} does, every data file
+   * left holding no field of the schema (a cast).
+   */
+  public void replaceFieldIdentity(int id, Field replacement) {
+    removeSubtree(id, Optional.of(replacement));
+  }
+
+  private void removeSubtree(int id, Optional<Field> replacement) {
     Set<Integer> doomed = new HashSet<>();
     doomed.add(id);
     boolean grew = true;
@@ -417,6 +430,13 @@ public final class ApplyState {
       for (Field f : fields) {
         if (!f.isTopLevel() && doomed.contains(f.parentId()) && doomed.add(f.id())) {
           grew = true;
+        }
+      }
+    }
+    if (replacement.isPresent()) {
+      for (int i = 0; i < fields.size(); i++) {
+        if (fields.get(i).id() == id) {
+          fields.set(i, replacement.get());
         }
       }
     }

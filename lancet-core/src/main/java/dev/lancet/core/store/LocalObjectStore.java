@@ -155,6 +155,45 @@ public final class LocalObjectStore implements ObjectStore {
   }
 
   @Override
+  public List<StoredObject> walk(String prefix) throws IOException {
+    String directoryPrefix = StorePath.validatePrefix(prefix);
+    Path start = directoryPrefix.isEmpty() ? root : resolve(directoryPrefix.substring(0, directoryPrefix.length() - 1));
+    List<StoredObject> out = new ArrayList<>();
+    if (!Files.isDirectory(start)) {
+      return List.of();
+    }
+    Files.walkFileTree(start, new java.nio.file.SimpleFileVisitor<>() {
+      @Override
+      public java.nio.file.FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+        if (attrs.isRegularFile()) {
+          String rel = root.relativize(file).toString().replace(java.io.File.separatorChar, '/');
+          out.add(new StoredObject(rel, attrs.size(), attrs.lastModifiedTime().toInstant(),
+              StorePath.isTemporaryName(file.getFileName().toString())));
+        }
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
+        return java.nio.file.FileVisitResult.CONTINUE; // deleted while walking
+      }
+    });
+    out.sort(Comparator.comparing(StoredObject::path));
+    return List.copyOf(out);
+  }
+
+  @Override
+  public void deleteTemporary(String path) throws IOException {
+    int slash = path.lastIndexOf('/');
+    String name = path.substring(slash + 1);
+    if (!StorePath.isTemporaryName(name)) {
+      throw new InvalidStorePathException(path, "not a temporary file name");
+    }
+    Path dir = slash < 0 ? root : resolve(StorePath.validate(path.substring(0, slash)));
+    Files.deleteIfExists(dir.resolve(name));
+  }
+
+  @Override
   public void putIfAbsent(String path, byte[] data) throws IOException {
     Path file = resolve(path);
     Objects.requireNonNull(data, "data");

@@ -77,6 +77,23 @@ public interface ObjectStore extends AutoCloseable {
   /** Deletes an object; deleting an absent object is not an error. */
   void delete(String path) throws IOException;
 
+  /**
+   * Every file under {@code prefix} (a directory-like prefix, "" for the whole table),
+   * recursively, with its size and last-modification time, temporary files of unfinished
+   * writes included: what cleanup needs to find unreferenced and abandoned files. Stores that
+   * cannot tell modification times do not support cleanup.
+   */
+  default java.util.List<StoredObject> walk(String prefix) throws IOException {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot list files "
+        + "with their modification times, which cleanup needs");
+  }
+
+  /** Deletes a temporary file {@link #walk} reported; an absent file is not an error. */
+  default void deleteTemporary(String path) throws IOException {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot delete "
+        + "temporary files");
+  }
+
   /** Releases resources; the default does nothing. */
   @Override
   default void close() {}

@@ -45,6 +45,24 @@ public record Field(
     Objects.requireNonNull(unknownFields, "unknownFields");
   }
 
+  /**
+   * The {@code encoding} lance-core records for a field of {@code logicalType} (lance.file.Encoding:
+   * 0 none for structs and the null type, 2 var-binary for strings and binaries, 3 dictionary,
+   * 1 plain for everything else, lists and fixed-size lists included).
+   */
+  public static int encodingOf(String logicalType) {
+    if (logicalType.equals("struct") || logicalType.equals("null")) {
+      return 0;
+    }
+    if (logicalType.startsWith("dict:")) {
+      return 3;
+    }
+    return switch (logicalType) {
+      case "string", "binary", "large_string", "large_binary" -> 2;
+      default -> 1;
+    };
+  }
+
   public boolean isTopLevel() {
     return parentId == NO_PARENT;
   }

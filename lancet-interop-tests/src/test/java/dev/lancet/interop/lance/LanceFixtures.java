@@ -445,7 +445,7 @@ public final class LanceFixtures {
    * ({@code "2.0"}, {@code "2.1"}, ...); {@code null} means lance-core's default.
    */
   public static long writeDataFile(Path file, VectorSchemaRoot root, String fileVersion) {
-    return dev.lancet.demo.LanceDataFiles.writeFile(file, root, fileVersion);
+    return dev.lancet.datafile.lance.LanceDataFiles.writeFile(file, root, fileVersion);
   }
 
 

@@ -1,6 +1,6 @@
 package dev.lancet.interop.lance;
 
-import dev.lancet.demo.LanceReads;
+import dev.lancet.datafile.lance.LanceDatasets;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -666,12 +666,12 @@ public final class LanceOracle {
   }
 
   public static <T> T withDataset(Path table, OptionalLong version, Function<Dataset, T> body) {
-    return LanceReads.withDataset(table,
+    return LanceDatasets.withDataset(table,
         version.isPresent() ? Optional.of(version.getAsLong()) : Optional.empty(), body);
   }
 
-  private static void scan(Dataset ds, ScanOptions options, LanceReads.BatchConsumer consumer) {
-    LanceReads.scanBatches(ds, options, consumer);
+  private static void scan(Dataset ds, ScanOptions options, LanceDatasets.BatchConsumer consumer) {
+    LanceDatasets.scanBatches(ds, options, consumer);
   }
 
   private static long asLong(FieldVector v, int i) {

@@ -1,9 +1,8 @@
 package dev.lancet.core.conflict.legacy;
 
+import dev.lancet.core.deletion.DeletionFiles;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.format.codec.FragmentCodec;
-import dev.lancet.format.deletion.DeletionFileFormat;
-import dev.lancet.format.deletion.DeletionFileNames;
 import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.model.DeletionFile;
 import dev.lancet.format.pb.TableProtos;
@@ -30,19 +29,13 @@ public final class StoreDeletionVectors implements DeletionVectors {
           + " lives in base path " + Integer.toUnsignedString(file.getBaseId())
           + ", which the conflict check cannot resolve; retry once the table's bases are resolvable");
     }
-    DeletionFile model = FragmentCodec.fromProto(file);
-    String name = model.fileName(fragmentId);
-    byte[] bytes = store.get(DeletionFileNames.DIRECTORY + "/" + name);
-    return DeletionFileFormat.read(bytes, model.kind(), name);
+    return DeletionFiles.read(store, fragmentId, FragmentCodec.fromProto(file));
   }
 
   @Override
   public TableProtos.DeletionFile write(long fragmentId, long readVersion, DeletionVector vector)
       throws IOException {
-    long id = DeletionFileNames.newId();
-    DeletionFile.Kind kind = DeletionFile.Kind.BITMAP;
-    store.putIfAbsent(DeletionFileNames.relativePath(fragmentId, readVersion, id, kind),
-        DeletionFileFormat.write(vector, kind));
-    return FragmentCodec.toProto(new DeletionFile(kind, readVersion, id, vector.cardinality()));
+    return FragmentCodec.toProto(DeletionFiles.write(store, fragmentId, readVersion, vector,
+        DeletionFile.Kind.BITMAP));
   }
 }

@@ -1,0 +1,64 @@
+package dev.lancet.cli;
+
+import dev.lancet.cli.table.Durations;
+import dev.lancet.table.CleanupReport;
+import dev.lancet.table.LanceTable;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code lancet cleanup}: removes old versions and files nothing references. */
+@Command(name = "cleanup",
+    description = {"Remove versions older than DURATION (not the latest, not tagged) and the "
+        + "files no kept version references, never the files of a write in flight. Run with "
+        + "--dry-run first.", "DURATION: 14d, 12h, 30m, 0s or P14D."})
+public final class CleanupCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  HelpOption help;
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
+  String location;
+
+  @Option(names = "--older-than", required = true, paramLabel = "DURATION", description = "The age threshold.")
+  String olderThan;
+
+  @Option(names = "--dry-run", description = "Show what would be removed, remove nothing.")
+  boolean dryRun;
+
+  @Option(names = "--json", description = "Print the result as JSON.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    CleanupReport r;
+    try (LanceTable table = LanceTable.open(location)) {
+      var cleanup = table.cleanup().olderThan(Durations.parse(olderThan));
+      r = dryRun ? cleanup.dryRun() : cleanup.commit();
+    }
+    if (json) {
+      Results.print(spec, true, "", Results.fields("dryRun", r.dryRun(), "versions", r.versionsRemoved(),
+          "files", r.filesRemoved(), "bytes", r.bytesRemoved(), "kept", r.kept()));
+      return ExitCodes.OK;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    String verb = r.dryRun() ? "would remove" : "removed";
+    out.println(verb + " " + r.versionsRemoved().size() + " version(s) " + r.versionsRemoved()
+        + " and " + r.filesRemoved().size() + " file(s), " + r.bytesRemoved() + " bytes");
+    for (String f : r.filesRemoved()) {
+      out.println("  " + f);
+    }
+    for (String k : r.kept()) {
+      out.println("kept " + k);
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,157 @@
+package dev.lancet.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The table verbs end to end on real Lance files, with their exit codes. */
+class TableCommandsTest {
+  @TempDir Path tmp;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private Path csv(String name, String text) throws Exception {
+    Path p = tmp.resolve(name);
+    Files.writeString(p, text);
+    return p;
+  }
+
+  @Test
+  void createAppendScanAndEvolveFromCsv() throws Exception {
+    String t = tmp.resolve("t").toString();
+    Path first = csv("a.csv", "id,name,score\n1,ann,1.5\n2,bob,\n3,\"c, d\",3.25\n");
+    Cli.Result created = Cli.run("create", t, "--from", first.toString(), "--json");
+    assertThat(created.exitCode()).as(created.err()).isZero();
+    assertThat(JSON.readTree(created.out()).get("rows").asLong()).isEqualTo(3);
+    Cli.Result appended = Cli.run("append", t, "--from",
+        csv("b.csv", "name,id,score\neve,4,4.0\n").toString(), "--json");
+    assertThat(appended.exitCode()).as(appended.err()).isZero();
+    JsonNode a = JSON.readTree(appended.out());
+    assertThat(a.get("version").isIntegralNumber()).isTrue();
+    assertThat(a.get("version").asLong()).isEqualTo(2);
+
+    Cli.Result scan = Cli.run("scan", t, "--format", "json");
+    assertThat(scan.exitCode()).as(scan.err()).isZero();
+    JsonNode rows = JSON.readTree(scan.out());
+    assertThat(rows).hasSize(4);
+    assertThat(rows.get(0).get("id").isIntegralNumber()).isTrue();
+    assertThat(rows.get(2).get("name").asText()).isEqualTo("c, d");
+    assertThat(rows.get(1).get("score").isNull()).isTrue();
+
+    assertThat(Cli.run("scan", t, "--columns", "name", "--version", "1", "--format", "csv").out())
+        .isEqualTo("name\r\nann\r\nbob\r\n\"c, d\"\r\n");
+    Cli.Result table = Cli.run("scan", t, "--limit", "2", "--offset", "1", "--with-row-address");
+    assertThat(table.out()).contains("_rowaddr").contains("bob").contains("2 row(s)")
+        .doesNotContain("ann");
+
+    assertThat(Cli.run("add-columns", t, "--null", "note:string").exitCode()).isZero();
+    assertThat(Cli.run("alter-columns", t, "--rename", "name=label", "--cast", "score=float")
+        .exitCode()).isZero();
+    assertThat(Cli.run("drop-columns", t, "--columns", "note").exitCode()).isZero();
+    assertThat(Cli.run("tag", t, "create", "release", "--version", "2").exitCode()).isZero();
+    Cli.Result tags = Cli.run("tag", t, "list", "--json");
+    assertThat(JSON.readTree(tags.out()).get(0).get("version").asLong()).isEqualTo(2);
+    assertThat(Cli.run("scan", t, "--tag", "release", "--format", "json").out()).contains("\"name\"");
+    Cli.Result latest = Cli.run("scan", t, "--format", "json");
+    assertThat(JSON.readTree(latest.out()).get(0).fieldNames()).toIterable()
+        .containsExactly("id", "label", "score");
+    assertThat(Cli.run("restore", t, "--version", "1").exitCode()).isZero();
+    Cli.Result dry = Cli.run("cleanup", t, "--older-than", "0s", "--dry-run", "--json");
+    assertThat(dry.exitCode()).as(dry.err()).isZero();
+    JsonNode d = JSON.readTree(dry.out());
+    assertThat(d.get("dryRun").asBoolean()).isTrue();
+    assertThat(d.get("versions")).isNotEmpty();
+    assertThat(Cli.run("cleanup", t, "--older-than", "0s").out()).startsWith("removed");
+    assertThat(JSON.readTree(Cli.run("scan", t, "--format", "json").out())).hasSize(3);
+  }
+
+  @Test
+  void arrowFilesInAndArrowStreamOut() throws Exception {
+    String t = tmp.resolve("t").toString();
+    Schema schema = new Schema(List.of(Field.notNullable("id", new ArrowType.Int(64, true)),
+        Field.nullable("small", new ArrowType.Int(8, true)),
+        Field.nullable("price", new ArrowType.Decimal(10, 2, 128))));
+    Path file = tmp.resolve("in.arrow");
+    try (BufferAllocator alloc = new RootAllocator();
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, alloc)) {
+      root.allocateNew();
+      for (int i = 0; i < 5; i++) {
+        ((BigIntVector) root.getVector("id")).setSafe(i, i);
+        ((TinyIntVector) root.getVector("small")).setSafe(i, i);
+        ((DecimalVector) root.getVector("price")).setSafe(i, new java.math.BigDecimal(i + ".25"));
+      }
+      root.setRowCount(5);
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          ArrowFileWriter w = new ArrowFileWriter(root, null, ch)) {
+        w.start();
+        w.writeBatch();
+        w.writeBatch();
+        w.end();
+      }
+    }
+    Cli.Result created = Cli.run("create", t, "--from", file.toString(), "--storage-version", "2.0",
+        "--stable-row-ids");
+    assertThat(created.exitCode()).as(created.err()).isZero();
+    Path out = tmp.resolve("out.arrows");
+    assertThat(Cli.run("scan", t, "--format", "arrow", "--with-row-id", "--output", out.toString())
+        .exitCode()).isZero();
+    try (BufferAllocator alloc = new RootAllocator();
+        ArrowStreamReader r = new ArrowStreamReader(Files.newInputStream(out), alloc)) {
+      long rows = 0;
+      while (r.loadNextBatch()) {
+        rows += r.getVectorSchemaRoot().getRowCount();
+      }
+      assertThat(rows).isEqualTo(10);
+      assertThat(r.getVectorSchemaRoot().getSchema().getFields()).extracting(Field::getName)
+          .containsExactly("id", "small", "price", "_rowid");
+    }
+    Cli.Result json = Cli.run("scan", t, "--format", "json", "--limit", "1");
+    assertThat(JSON.readTree(json.out()).get(0).get("price").decimalValue())
+        .isEqualByComparingTo("0.25");
+  }
+
+  @Test
+  void badInputExitsTwoWithTheReasonAndCommitsNothing() throws Exception {
+    String t = tmp.resolve("t").toString();
+    assertThat(Cli.run("create", t, "--from", csv("a.csv", "id\n1\n").toString()).exitCode()).isZero();
+    Path binary = tmp.resolve("x.bin");
+    Files.write(binary, new byte[] {0, 1, 2, 3, 4, 5, 6, 7});
+    Cli.Result notArrow = Cli.run("append", t, "--from", binary.toString());
+    assertThat(notArrow.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(notArrow.err()).contains("neither an Arrow IPC file or stream nor CSV");
+    Cli.Result wrongType = Cli.run("append", t, "--from", csv("b.csv", "id\nx\n").toString());
+    assertThat(wrongType.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(wrongType.err()).contains("line 2").contains("'x'");
+    Cli.Result exists = Cli.run("create", t, "--from", csv("c.csv", "id\n1\n").toString());
+    assertThat(exists.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(exists.err()).contains("already exists");
+    assertThat(Cli.run("tag", t, "create", "v", "--version", "1").exitCode()).isZero();
+    assertThat(Cli.run("tag", t, "create", "v", "--version", "1").err()).contains("already exists");
+    assertThat(Cli.run("restore", t, "--version", "9").exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(Cli.run("alter-columns", t, "--cast", "id=string").err()).contains("cannot cast");
+    Cli.Result scan = Cli.run("scan", t, "--format", "json");
+    assertThat(JSON.readTree(scan.out())).hasSize(1);
+    ByteArrayOutputStream ignored = new ByteArrayOutputStream();
+    assertThat(ignored.size()).isZero();
+  }
+}

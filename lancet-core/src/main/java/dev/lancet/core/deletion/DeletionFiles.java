@@ -1,0 +1,58 @@
+package dev.lancet.core.deletion;
+
+import dev.lancet.core.store.ObjectStore;
+import dev.lancet.format.deletion.DeletionFileFormat;
+import dev.lancet.format.deletion.DeletionFileNames;
+import dev.lancet.format.deletion.DeletionVector;
+import dev.lancet.format.model.DeletionFile;
+import dev.lancet.format.model.Fragment;
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * A fragment's deletion vector in the table's store: read the file the manifest names, write a
+ * post-image as a new file for a {@code SetDeletionFile} action. New files are published with
+ * put-if-absent, so an existing deletion file is never replaced. Deletion files in another base
+ * path (a set {@code base_id}) are not resolved here.
+ */
+public final class DeletionFiles {
+  private DeletionFiles() {}
+
+  /** The rows (offsets) deleted in {@code fragment}; empty when it has no deletion file. */
+  public static DeletionVector current(ObjectStore store, Fragment fragment) throws IOException {
+    Optional<DeletionFile> df = fragment.deletionFile();
+    return df.isEmpty() ? DeletionVector.empty() : read(store, fragment.id(), df.get());
+  }
+
+  /** Reads the deletion file {@code file} of fragment {@code fragmentId}. */
+  public static DeletionVector read(ObjectStore store, long fragmentId, DeletionFile file)
+      throws IOException {
+    if (file.baseId().isPresent()) {
+      throw new IOException("the deletion file of fragment " + Long.toUnsignedString(fragmentId)
+          + " lives in base path " + Integer.toUnsignedString(file.baseId().getAsInt())
+          + ", which Lancet does not resolve yet");
+    }
+    String path = DeletionFileNames.DIRECTORY + "/" + file.fileName(fragmentId);
+    return DeletionFileFormat.read(store.get(path), file.kind(), path);
+  }
+
+  /**
+   * Writes {@code rows} (the whole post-image) as a new deletion file of {@code fragment} in
+   * form {@code kind}, named after the version the writer read, and returns its manifest entry.
+   */
+  public static DeletionFile write(ObjectStore store, long fragment, long readVersion,
+      DeletionVector rows, DeletionFile.Kind kind) throws IOException {
+    DeletionFile df = new DeletionFile(kind, readVersion, DeletionFileNames.newId(),
+        rows.cardinality());
+    store.putIfAbsent(DeletionFileNames.DIRECTORY + "/" + df.fileName(fragment),
+        DeletionFileFormat.write(rows, kind));
+    return df;
+  }
+
+  /** {@link #write} in the form Lance picks for that many rows (Arrow below 5,000, else Roaring). */
+  public static DeletionFile write(ObjectStore store, long fragment, long readVersion,
+      DeletionVector rows) throws IOException {
+    return write(store, fragment, readVersion, rows,
+        DeletionFileFormat.preferredKind(rows.cardinality()));
+  }
+}

@@ -1,0 +1,32 @@
+package dev.lancet.datafile.lance;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Where lance-core finds a file of a table: a local path, or the table URI plus the path. */
+final class FileUris {
+  private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]+):");
+
+  private FileUris() {}
+
+  /** The location of {@code relative} (a '/'-separated path under the table root). */
+  static String resolve(String tableUri, String relative) {
+    Matcher m = SCHEME.matcher(tableUri);
+    if (!m.find()) {
+      return Path.of(tableUri).toAbsolutePath().resolve(relative).toString();
+    }
+    String scheme = m.group(1).toLowerCase(Locale.ROOT);
+    if (scheme.equals("file")) {
+      return Path.of(URI.create(tableUri)).toAbsolutePath().resolve(relative).toString();
+    }
+    if (scheme.equals("memory")) {
+      throw new IllegalArgumentException("lance-core cannot read or write data files of the "
+          + "in-memory table " + tableUri + "; use a filesystem path or an object-store URI");
+    }
+    String base = tableUri.endsWith("/") ? tableUri.substring(0, tableUri.length() - 1) : tableUri;
+    return base + "/" + relative;
+  }
+}

@@ -1,0 +1,47 @@
+package dev.lancet.table;
+
+import dev.lancet.format.model.Field;
+import dev.lancet.format.model.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Columns named by path: {@code "name"} for a top-level column, {@code "point.x"} for a child. */
+final class Columns {
+  private Columns() {}
+
+  static Field resolve(Schema schema, String path, long version) {
+    String[] parts = path.split("\\.", -1);
+    int parent = Field.NO_PARENT;
+    Field found = null;
+    for (String part : parts) {
+      found = null;
+      for (Field f : schema.fields()) {
+        if (f.parentId() == parent && f.name().equals(part)) {
+          found = f;
+          break;
+        }
+      }
+      if (found == null) {
+        break;
+      }
+      parent = found.id();
+    }
+    if (found == null) {
+      List<String> names = new ArrayList<>();
+      schema.topLevel().forEach(f -> names.add(f.name()));
+      throw new NotFoundException("column '" + path + "' does not exist at version " + version
+          + "; the table has " + String.join(", ", names));
+    }
+    return found;
+  }
+
+  /** Whether {@code parentId} already has a child (or the schema a top-level field) named so. */
+  static boolean nameTaken(Schema schema, int parentId, String name) {
+    for (Field f : schema.fields()) {
+      if (f.parentId() == parentId && f.name().equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,116 @@
+package dev.lancet.table;
+
+import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.store.StoredObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Marks the writes in progress so cleanup never deletes their files before they commit: a
+ * write puts {@code _lancet/in-flight/{uuid}} before its first data file, rewrites it every
+ * {@link #HEARTBEAT} while it runs (however long it streams), and deletes it once it committed
+ * or gave up. Cleanup keeps every file modified after the start of the oldest live write; a
+ * marker not refreshed for {@link #LEASE} belongs to a killed writer and is ignored (and
+ * removed like any other old file).
+ */
+final class InFlightWrites {
+  static final String DIRECTORY = "_lancet/in-flight/";
+  static final Duration HEARTBEAT = Duration.ofSeconds(30);
+  static final Duration LEASE = Duration.ofMinutes(5);
+  /**
+   * Files a live write may have made are kept from this long before its recorded start: a
+   * file's modification time comes from the filesystem's (or the object store's) clock, which
+   * can lag the writer's by a clock tick locally (seen: a data file stamped before the start
+   * its writer recorded) and by clock skew remotely.
+   */
+  static final Duration CLOCK_MARGIN = Duration.ofMinutes(1);
+
+  private static final ScheduledExecutorService BEATS = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "lancet-in-flight-heartbeat");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private InFlightWrites() {}
+
+  /** A registered write; close it when the write is over. */
+  static final class Write implements AutoCloseable {
+    private final ObjectStore store;
+    private final String path;
+    private final byte[] started;
+    private final ScheduledFuture<?> beat;
+
+    private Write(ObjectStore store, String path, byte[] started) {
+      this.store = store;
+      this.path = path;
+      this.started = started;
+      this.beat = BEATS.scheduleAtFixedRate(this::refresh, HEARTBEAT.toMillis(),
+          HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void refresh() {
+      try {
+        store.putAdvisory(path, started);
+      } catch (IOException | RuntimeException e) {
+        // the next beat tries again; a write outliving its lease loses only the protection
+      }
+    }
+
+    @Override
+    public void close() {
+      beat.cancel(false);
+      try {
+        store.delete(path);
+      } catch (IOException | RuntimeException e) {
+        // a leftover marker expires after its lease
+      }
+    }
+  }
+
+  /** Registers a write starting now. */
+  static Write begin(ObjectStore store) {
+    String path = DIRECTORY + UUID.randomUUID();
+    byte[] started = Instant.now().toString().getBytes(StandardCharsets.UTF_8);
+    try {
+      store.putAdvisory(path, started);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("registering a write in " + DIRECTORY, e);
+    }
+    return new Write(store, path, started);
+  }
+
+  /**
+   * The start of the oldest write still in progress (its marker refreshed within the lease),
+   * less {@link #CLOCK_MARGIN}, or empty when none is; from {@code files}, the result of
+   * {@link ObjectStore#walk}.
+   */
+  static Optional<Instant> oldestLiveStart(ObjectStore store, List<StoredObject> files,
+      Instant now) {
+    Optional<Instant> oldest = Optional.empty();
+    for (StoredObject f : files) {
+      if (!f.path().startsWith(DIRECTORY) || f.temporary()
+          || f.lastModified().isBefore(now.minus(LEASE))) {
+        continue;
+      }
+      Instant start;
+      try {
+        start = Instant.parse(new String(store.get(f.path()), StandardCharsets.UTF_8).trim());
+      } catch (IOException | RuntimeException e) {
+        start = f.lastModified().minus(LEASE);
+      }
+      if (oldest.isEmpty() || start.isBefore(oldest.get())) {
+        oldest = Optional.of(start);
+      }
+    }
+    return oldest.map(start -> start.minus(CLOCK_MARGIN));
+  }
+}

@@ -1,0 +1,341 @@
+package dev.lancet.table;
+
+import dev.lancet.core.LancetException;
+import dev.lancet.core.Table;
+import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.store.ObjectStores;
+import dev.lancet.core.version.Snapshot;
+import dev.lancet.format.model.DataStorageFormat;
+import dev.lancet.format.model.Fragment;
+import dev.lancet.format.model.Manifest;
+import dev.lancet.format.model.Schema;
+import dev.lancet.table.schema.LanceSchemas;
+import dev.lancet.table.spi.DataFileFormat;
+import dev.lancet.table.spi.DataFileFormats;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+
+/**
+ * A Lance table, named by a URI (a filesystem path, {@code file:///...}) and the storage options
+ * lance-core uses, read and written with Arrow: the entry point of the table API.
+ *
+ * <pre>{@code
+ * try (LanceTable table = LanceTable.create("/data/events", reader, CreateOptions.defaults())) {
+ *   table.append(moreRows);
+ *   try (ArrowReader rows = table.newScan().select("id", "name").limit(10).open()) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>Every write after creation is one Transaction V2 commit through Lancet's commit loop: it
+ * is checked against concurrent commits, rebased and retried, and fails with a typed error
+ * ({@link RetryableConflictException}, {@link IncompatibleCommitException},
+ * {@link CommitStateUnknownException}, {@link InvalidInputException}) leaving nothing
+ * committed. A table holds a buffer allocator for the batches it reads; close the table after
+ * the readers it returned.
+ */
+public final class LanceTable implements AutoCloseable {
+  private final TableContext ctx;
+  private final Table kernel;
+  private final boolean ownsAllocator;
+
+  private LanceTable(TableContext ctx, Table kernel, boolean ownsAllocator) {
+    this.ctx = ctx;
+    this.kernel = kernel;
+    this.ownsAllocator = ownsAllocator;
+  }
+
+  // ---- opening and creating -----------------------------------------------------------------
+
+  /** Opens the table at {@code uri}; an error when there is none. */
+  public static LanceTable open(String uri) {
+    return open(uri, Map.of());
+  }
+
+  /** Opens the table at {@code uri} with lance-core's storage options (credentials, region...). */
+  public static LanceTable open(String uri, Map<String, String> storageOptions) {
+    return open(uri, storageOptions, Optional.empty());
+  }
+
+  /** Opens the table with an explicit data-file implementation. */
+  public static LanceTable open(String uri, Map<String, String> storageOptions,
+      Optional<DataFileFormat> dataFiles) {
+    TableContext ctx = context(uri, storageOptions, dataFiles);
+    try {
+      return new LanceTable(ctx, Table.open(uri, ctx.store()), true);
+    } catch (RuntimeException e) {
+      ctx.allocator().close();
+      ctx.store().close();
+      RuntimeException t = Commits.translate(e);
+      if (t instanceof NotFoundException) {
+        throw new NotFoundException("no Lance table at " + uri + " (it has no _versions/ "
+            + "directory); create one with LanceTable.create", e);
+      }
+      throw t;
+    }
+  }
+
+  /** Creates an empty table of {@code schema} with default options. */
+  public static LanceTable create(String uri, org.apache.arrow.vector.types.pojo.Schema schema) {
+    return create(uri, schema, CreateOptions.defaults());
+  }
+
+  /**
+   * Creates an empty table (version 1) of {@code schema}. Fails, creating nothing, when a table
+   * exists at {@code uri} or Lance cannot store the schema.
+   */
+  public static LanceTable create(String uri, org.apache.arrow.vector.types.pojo.Schema schema,
+      CreateOptions options) {
+    Schema lance = LanceSchemas.toLance(schema, 0, Optional.empty());
+    return create(uri, lance, Optional.empty(), options);
+  }
+
+  /**
+   * Creates a table (version 1) holding every batch of {@code data}, streamed into data files of
+   * at most {@code options.maxRowsPerFile()} rows; the table's schema is the reader's.
+   */
+  public static LanceTable create(String uri, ArrowReader data, CreateOptions options) {
+    org.apache.arrow.vector.types.pojo.Schema schema;
+    try {
+      schema = data.getVectorSchemaRoot().getSchema();
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the schema of the data for " + uri, e);
+    }
+    Schema lance = LanceSchemas.toLance(schema, 0, Optional.of(data));
+    return create(uri, lance, Optional.of(data), options);
+  }
+
+  private static LanceTable create(String uri, Schema lance, Optional<ArrowReader> data,
+      CreateOptions options) {
+    StorageChecks.check(lance, options.storageVersion());
+    TableContext ctx = context(uri, options.storageOptions(), options.dataFiles());
+    boolean done = false;
+    try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
+      if (!ctx.store().list("_versions/").isEmpty()) {
+        throw new AlreadyExistsException("a Lance table already exists at " + uri + "; open it "
+            + "with LanceTable.open, or overwrite its content with newOverwrite()");
+      }
+      StreamWrite.Written written = data.isEmpty()
+          ? new StreamWrite.Written(List.of(), 0)
+          : StreamWrite.write(ctx, data.get(), lance, options.storageVersion(),
+              options.maxRowsPerFile(), options.maxBytesPerFile(), rows -> { });
+      List<Fragment> fragments = new ArrayList<>();
+      for (int i = 0; i < written.files().size(); i++) {
+        fragments.add(Fragment.builder(i).physicalRows(written.files().get(i).physicalRows())
+            .files(List.of(written.dataFile(i))).build());
+      }
+      Table kernel;
+      try {
+        kernel = Table.create(uri, ctx.store(), new dev.lancet.core.operation.Overwrite(fragments, lance, Map.of(), List.of()),
+            new DataStorageFormat("lance", options.storageVersion()), options.stableRowIds());
+      } catch (LancetException e) {
+        StreamWrite.delete(ctx, written);
+        if (e.getMessage() != null && e.getMessage().contains("already exists")
+            || e.getCause() instanceof dev.lancet.core.commit.CommitConflictException) {
+          throw new AlreadyExistsException(e.getMessage(), e);
+        }
+        throw Commits.translate(e);
+      }
+      done = true;
+      return new LanceTable(ctx, kernel, true);
+    } catch (IOException e) {
+      throw new UncheckedIOException("creating a table at " + uri, e);
+    } finally {
+      if (!done) {
+        ctx.allocator().close();
+        ctx.store().close();
+      }
+    }
+  }
+
+  private static TableContext context(String uri, Map<String, String> storageOptions,
+      Optional<DataFileFormat> dataFiles) {
+    DataFileFormat format = dataFiles.orElseGet(DataFileFormats::discover);
+    ObjectStore store = ObjectStores.forUri(uri);
+    BufferAllocator allocator = new RootAllocator();
+    return new TableContext(uri, Map.copyOf(storageOptions), store, format, allocator);
+  }
+
+  // ---- reading ------------------------------------------------------------------------------
+
+  public String uri() {
+    return ctx.uri();
+  }
+
+  /** The newest version. */
+  public long version() {
+    return latest().version();
+  }
+
+  /** The Arrow schema of the newest version. */
+  public org.apache.arrow.vector.types.pojo.Schema schema() {
+    return LanceSchemas.toArrow(latest().manifest().schema());
+  }
+
+  /** Live rows (physical rows minus deleted ones) of the newest version. */
+  public long countRows() {
+    return latest().manifest().liveRows();
+  }
+
+  /** The Lance data storage version of the table's files ("2.0", "2.1"). */
+  public String storageVersion() {
+    return storageVersionOf(latest().manifest());
+  }
+
+  /** Whether the table gives rows stable row ids. */
+  public boolean stableRowIds() {
+    return latest().manifest().usesStableRowIds();
+  }
+
+  /** A scan of the newest version (or the one {@code asOf...} names). */
+  public Scan newScan() {
+    return new Scan(ctx, this::resolve);
+  }
+
+  // ---- writing ------------------------------------------------------------------------------
+
+  /** An append of the batches of a reader, as new fragments. */
+  public Append newAppend() {
+    return new Append(ctx, this::latest);
+  }
+
+  /** Appends every batch of {@code data}; shorthand for {@code newAppend().from(data).commit()}. */
+  public CommitInfo append(ArrowReader data) {
+    return newAppend().from(data).commit();
+  }
+
+  /** Replaces the table's content and schema with the batches of a reader. */
+  public Overwrite newOverwrite() {
+    return new Overwrite(ctx, this::latest);
+  }
+
+  /** Shorthand for {@code newOverwrite().from(data).commit()}. */
+  public CommitInfo overwrite(ArrowReader data) {
+    return newOverwrite().from(data).commit();
+  }
+
+  // ---- schema evolution ---------------------------------------------------------------------
+
+  /** Adds columns: all-null, computed from existing ones, or from an aligned reader. */
+  public AddColumns addColumns() {
+    return new AddColumns(ctx, this::latest);
+  }
+
+  /** Renames, changes nullability of, or casts columns. */
+  public AlterColumns alterColumns() {
+    return new AlterColumns(ctx, this::latest);
+  }
+
+  /**
+   * Drops columns ("a", or "s.a" for a child) and their children, as one commit. The data stays
+   * in the data files (a change of schema only) until compaction and cleanup reclaim it.
+   */
+  public CommitInfo dropColumns(String... paths) {
+    if (paths.length == 0) {
+      throw new InvalidInputException("dropColumns needs at least one column");
+    }
+    Snapshot read = latest();
+    Schema schema = read.manifest().schema();
+    List<dev.lancet.format.model.Field> fields = new ArrayList<>();
+    for (String p : paths) {
+      fields.add(Columns.resolve(schema, p, read.version()));
+    }
+    long left = schema.topLevel().stream().filter(f -> !fields.contains(f)).count();
+    if (left == 0) {
+      throw new InvalidInputException("dropping " + String.join(", ", paths) + " would leave the "
+          + "table without columns; a Lance table needs at least one");
+    }
+    dev.lancet.core.transaction.TransactionBuilder txn =
+        new dev.lancet.core.transaction.TransactionBuilder(ctx.store(), ctx.uri(), read.version());
+    txn.step("drop columns " + String.join(", ", paths), s -> {
+      for (dev.lancet.format.model.Field f : fields) {
+        s.dropField(dev.lancet.core.action.Ref.committed(f.id()));
+      }
+    });
+    return Append.publish(ctx, txn, new StreamWrite.Written(List.of(), 0), a -> { }, 20);
+  }
+
+  // ---- versions, tags, cleanup -------------------------------------------------------------
+
+  /** The table's tags (create, move, delete, list). */
+  public Tags tags() {
+    return new Tags(ctx.store(), ctx.uri());
+  }
+
+  /**
+   * Every version, oldest first, with its decoded operation, steps, read version, uuid,
+   * timestamp and tags.
+   */
+  public List<HistoryEntry> history() {
+    return History.of(kernel, tags().list());
+  }
+
+  /**
+   * Makes version {@code version}'s content the newest version (a new version; the versions in
+   * between stay in the history). Committed as lance-core commits it, a legacy Restore through
+   * the commit loop: the V2 actions cannot re-add fields under their old ids. Conflicts with
+   * every concurrent commit.
+   */
+  public CommitInfo restore(long version) {
+    Snapshot read = latest();
+    resolve(new VersionRef.Number(version));
+    dev.lancet.core.transaction.LegacyTransactionBuilder txn =
+        new dev.lancet.core.transaction.LegacyTransactionBuilder(ctx.store(), ctx.uri(),
+            read.version(), new dev.lancet.core.operation.Restore(version));
+    try {
+      dev.lancet.core.commit.CommitResult r = txn.commit();
+      return new CommitInfo(r.version(), r.transactionUuid(), r.attempts(), 0, 0);
+    } catch (RuntimeException e) {
+      throw Commits.translate(e);
+    }
+  }
+
+  /** A cleanup of old versions and unreferenced files; call {@code dryRun()} first. */
+  public Cleanup cleanup() {
+    return new Cleanup(ctx.store(), ctx.uri());
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  Snapshot latest() {
+    try {
+      return kernel.latest();
+    } catch (RuntimeException e) {
+      throw Commits.translate(e);
+    }
+  }
+
+  Snapshot resolve(VersionRef ref) {
+    try {
+      return ref.resolve(kernel);
+    } catch (RuntimeException e) {
+      throw Commits.translate(e);
+    }
+  }
+
+  static String storageVersionOf(Manifest m) {
+    return m.dataFormat().map(DataStorageFormat::version).orElse("2.0");
+  }
+
+  static String newUuid() {
+    return UUID.randomUUID().toString();
+  }
+
+  @Override
+  public void close() {
+    try {
+      kernel.close();
+    } finally {
+      if (ownsAllocator) {
+        ctx.allocator().close();
+      }
+    }
+  }
+}

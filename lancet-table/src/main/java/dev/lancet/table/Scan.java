@@ -1,0 +1,209 @@
+package dev.lancet.table;
+
+import dev.lancet.core.deletion.DeletionFiles;
+import dev.lancet.core.version.Snapshot;
+import dev.lancet.format.model.Field;
+import dev.lancet.format.model.Fragment;
+import dev.lancet.format.model.Manifest;
+import dev.lancet.format.model.Schema;
+import dev.lancet.table.schema.LanceSchemas;
+import dev.lancet.table.spi.RowRange;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.FieldType;
+
+/**
+ * A read of the table: which columns, which version (the newest, a number, a tag, or the
+ * newest as of a time), how many rows after skipping how many, and whether to add the
+ * {@code _rowid} / {@code _rowaddr} columns. Rows come in fragment order, deleted rows left
+ * out; a column a fragment has no data for reads as nulls.
+ *
+ * <pre>{@code
+ * try (ArrowReader r = table.newScan().select("id", "name").asOfTag("nightly").limit(100).open()) {
+ *   while (r.loadNextBatch()) { VectorSchemaRoot batch = r.getVectorSchemaRoot(); ... }
+ * }
+ * }</pre>
+ */
+public final class Scan {
+  /** Rows per batch unless {@link #batchSize} says otherwise. */
+  public static final int DEFAULT_BATCH_SIZE = 8192;
+
+  private final TableContext ctx;
+  private final Function<VersionRef, Snapshot> resolver;
+  private Optional<List<String>> columns = Optional.empty();
+  private VersionRef version = new VersionRef.Latest();
+  private boolean withRowId;
+  private boolean withRowAddr;
+  private long offset;
+  private long limit = Long.MAX_VALUE;
+  private int batchSize = DEFAULT_BATCH_SIZE;
+
+  Scan(TableContext ctx, Function<VersionRef, Snapshot> resolver) {
+    this.ctx = ctx;
+    this.resolver = resolver;
+  }
+
+  /** Only these top-level columns, in this order (default: all, in schema order). */
+  public Scan select(String... names) {
+    return select(Arrays.asList(names));
+  }
+
+  public Scan select(List<String> names) {
+    this.columns = Optional.of(List.copyOf(names));
+    return this;
+  }
+
+  /** Adds {@code _rowid} (uint64): the stable row id, or the row address without them. */
+  public Scan withRowId() {
+    this.withRowId = true;
+    return this;
+  }
+
+  /** Adds {@code _rowaddr} (uint64): fragment id in the high 32 bits, physical offset low. */
+  public Scan withRowAddress() {
+    this.withRowAddr = true;
+    return this;
+  }
+
+  public Scan asOfVersion(long v) {
+    this.version = new VersionRef.Number(v);
+    return this;
+  }
+
+  public Scan asOfTag(String tag) {
+    this.version = new VersionRef.Tag(Objects.requireNonNull(tag, "tag"));
+    return this;
+  }
+
+  /** The newest version committed at or before {@code time}. */
+  public Scan asOfTimestamp(Instant time) {
+    this.version = new VersionRef.AsOf(Objects.requireNonNull(time, "time"));
+    return this;
+  }
+
+  /** At most this many rows. */
+  public Scan limit(long rows) {
+    if (rows < 0) {
+      throw new InvalidInputException("a scan limit must not be negative, not " + rows);
+    }
+    this.limit = rows;
+    return this;
+  }
+
+  /** Skip this many rows first. */
+  public Scan offset(long rows) {
+    if (rows < 0) {
+      throw new InvalidInputException("a scan offset must not be negative, not " + rows);
+    }
+    this.offset = rows;
+    return this;
+  }
+
+  public Scan batchSize(int rows) {
+    if (rows <= 0) {
+      throw new InvalidInputException("a batch size must be positive, not " + rows);
+    }
+    this.batchSize = rows;
+    return this;
+  }
+
+  /** The Arrow schema of the batches the scan returns. */
+  public org.apache.arrow.vector.types.pojo.Schema schema() {
+    return plan().outSchema();
+  }
+
+  /** The scan split by fragment, each task opened on its own; tasks with no rows are left out. */
+  public List<ScanTask> planTasks() {
+    return tasks(plan());
+  }
+
+  private List<ScanTask> tasks(Plan plan) {
+    List<ScanTask> tasks = new ArrayList<>();
+    long skip = offset;
+    long left = limit;
+    for (Fragment f : plan.manifest().fragments()) {
+      if (left == 0) {
+        break;
+      }
+      long live = f.liveRows();
+      if (skip >= live) {
+        skip -= live;
+        continue;
+      }
+      List<RowRange> liveRanges;
+      try {
+        liveRanges = RowSelection.live(f.physicalRows(), DeletionFiles.current(ctx.store(), f));
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading the deletion file of fragment " + f.id(), e);
+      }
+      List<RowRange> selected = RowSelection.slice(liveRanges, skip, left);
+      skip = 0;
+      long n = RowSelection.count(selected);
+      left -= n;
+      if (n > 0) {
+        tasks.add(new ScanTask(ctx, plan, f, selected));
+      }
+    }
+    return tasks;
+  }
+
+  /** The scan's rows as Arrow batches, from the table's allocator. */
+  public ArrowReader open() {
+    return open(ctx.allocator());
+  }
+
+  /** The scan's rows as Arrow batches, allocated from {@code allocator}. */
+  public ArrowReader open(BufferAllocator allocator) {
+    Plan plan = plan();
+    return new ScanReader(allocator, plan.outSchema(), tasks(plan));
+  }
+
+  /** What a scan resolved: its version, schema, projected columns and output schema. */
+  record Plan(long version, Manifest manifest, Schema schema, List<Field> projected,
+      org.apache.arrow.vector.types.pojo.Schema outSchema, boolean withRowId,
+      boolean withRowAddr, int batchSize) {}
+
+  private Plan plan() {
+    Snapshot snap = resolver.apply(version);
+    Manifest m = snap.manifest();
+    Schema schema = m.schema();
+    List<Field> top = schema.topLevel();
+    List<Field> projected = new ArrayList<>();
+    if (columns.isEmpty()) {
+      projected.addAll(top);
+    } else {
+      for (String name : columns.get()) {
+        Field f = top.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() ->
+            new NotFoundException("column '" + name + "' does not exist at version "
+                + snap.version() + "; the table has " + String.join(", ",
+                    top.stream().map(Field::name).toList())));
+        projected.add(f);
+      }
+    }
+    List<org.apache.arrow.vector.types.pojo.Field> out = new ArrayList<>();
+    org.apache.arrow.vector.types.pojo.Schema full = LanceSchemas.toArrow(schema);
+    for (Field f : projected) {
+      out.add(full.getFields().get(top.indexOf(f)));
+    }
+    if (withRowId) {
+      out.add(new org.apache.arrow.vector.types.pojo.Field(TableColumns.ROW_ID,
+          FieldType.notNullable(new ArrowType.Int(64, false)), List.of()));
+    }
+    if (withRowAddr) {
+      out.add(new org.apache.arrow.vector.types.pojo.Field(TableColumns.ROW_ADDR,
+          FieldType.notNullable(new ArrowType.Int(64, false)), List.of()));
+    }
+    return new Plan(snap.version(), m, schema, projected,
+        new org.apache.arrow.vector.types.pojo.Schema(out), withRowId, withRowAddr, batchSize);
+  }
+}
