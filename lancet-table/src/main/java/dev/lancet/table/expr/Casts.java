@@ -190,7 +190,7 @@ final class Casts {
     int n = in.length;
     long[] out = new long[n];
     ArrowType from = in.type;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && !Types.isString(to); i++) {
       if (!in.isValid(i)) {
         continue;
       }

@@ -174,7 +174,7 @@ final class Evaluator {
       }
     } else if (l instanceof Values.Doubles a && r instanceof Values.Doubles b) {
       for (int i = 0; i < n; i++) {
-        if (op.test(Double.compare(a.v[i], b.v[i]))) {
+        if (op.test(compareDoubles(a.v[i], b.v[i]))) {
           bits[i >>> 6] |= 1L << i;
         }
       }
@@ -257,7 +257,7 @@ final class Evaluator {
       double c = k.asDouble();
       double[] v = a.v;
       for (int i = 0; i < n; i++) {
-        if (op.test(Double.compare(v[i], c))) {
+        if (op.test(compareDoubles(v[i], c))) {
           bits[i >>> 6] |= 1L << i;
         }
       }
@@ -328,6 +328,21 @@ final class Evaluator {
     }
   }
 
+  /**
+   * IEEE 754 totalOrder, as arrow-rs compares floats (Rust's {@code f64::total_cmp}): -NaN <
+   * -inf < ... < -0.0 < 0.0 < ... < inf < NaN, NaN equals NaN of the same sign, -0.0 is not 0.0.
+   * Unlike {@link Double#compare} the sign of a NaN counts: 0.0 / 0 yields a negative NaN on
+   * x86, which sorts below every number (lance-core: {@code f64 / 0 > 0} is false where f64 is
+   * 0).
+   */
+  static int compareDoubles(double a, double b) {
+    long x = Double.doubleToRawLongBits(a);
+    long y = Double.doubleToRawLongBits(b);
+    x ^= (x >> 63) >>> 1;
+    y ^= (y >> 63) >>> 1;
+    return Long.compare(x, y);
+  }
+
   /** Three-way comparison of row {@code i} of {@code a} with row {@code j} of {@code b}. */
   static int compareAt(Values a, int i, Values b, int j) {
     return compareScalar(scalarAt(a, i), scalarAt(b, j));
@@ -341,7 +356,7 @@ final class Evaluator {
       return compareLongs(l, m, intMode(a.type(), b.type()));
     }
     if (x instanceof Double d && y instanceof Double e) {
-      return Double.compare(d, e);
+      return compareDoubles(d, e);
     }
     if (x instanceof BigDecimal d && y instanceof BigDecimal e) {
       return d.compareTo(e);

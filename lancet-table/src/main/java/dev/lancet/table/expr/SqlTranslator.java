@@ -336,7 +336,10 @@ final class SqlTranslator {
   }
 
   private Expr column(Column c, Position at) {
-    List<String> raw = splitName(c.getFullyQualifiedName(false), at);
+    String qualified = c.getTable() == null || c.getTable().getFullyQualifiedName().isEmpty()
+        ? c.getColumnName()
+        : c.getTable().getFullyQualifiedName() + "." + c.getColumnName();
+    List<String> raw = splitName(qualified, at);
     boolean exact = raw.get(0).startsWith("`");
     if (raw.size() == 1 && raw.get(0).startsWith("\"")) {
       // Lance: a double-quoted "identifier" is a string literal.
