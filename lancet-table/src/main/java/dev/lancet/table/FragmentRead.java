@@ -178,6 +178,31 @@ final class FragmentRead implements AutoCloseable {
     return fragment.id();
   }
 
+  /**
+   * The dictionary of output column {@code index} for the batch {@link #next} returned last:
+   * the values of the data file's dictionary; empty when the fragment has no data for the
+   * column (it reads as nulls).
+   */
+  Optional<FieldVector> dictionaryValues(int index) {
+    if (!(columns.get(index) instanceof FromFile f)) {
+      return Optional.empty();
+    }
+    ArrowReader reader = readers.get(f.source());
+    org.apache.arrow.vector.types.pojo.Field stored;
+    try {
+      stored = reader.getVectorSchemaRoot().getVector(f.name()).getField();
+    } catch (IOException e) {
+      throw new UncheckedIOException(where + ": reading the dictionary of column '"
+          + projected.get(index).name() + "'", e);
+    }
+    if (stored.getDictionary() == null) {
+      throw new LanceTableException(where + ": column '" + projected.get(index).name() + "' is "
+          + "dictionary-encoded in the table schema but its data file stores plain "
+          + stored.getType() + " values");
+    }
+    return Optional.of(reader.lookup(stored.getDictionary().getId()).getVector());
+  }
+
   /** The next batch (output columns in order), or null at the end. */
   VectorSchemaRoot next() throws IOException {
     releaseOwned();

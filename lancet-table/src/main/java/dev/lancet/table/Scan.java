@@ -13,7 +13,9 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -165,13 +167,17 @@ public final class Scan {
   /** The scan's rows as Arrow batches, allocated from {@code allocator}. */
   public ArrowReader open(BufferAllocator allocator) {
     Plan plan = plan();
-    return new ScanReader(allocator, plan.outSchema(), tasks(plan));
+    return new ScanReader(allocator, plan, tasks(plan));
   }
 
-  /** What a scan resolved: its version, schema, projected columns and output schema. */
+  /**
+   * What a scan resolved: its version, schema, projected columns and output schema (Arrow's
+   * in-memory form), and the value type of each dictionary-encoded output column by its
+   * dictionary id.
+   */
   record Plan(long version, Manifest manifest, Schema schema, List<Field> projected,
       org.apache.arrow.vector.types.pojo.Schema outSchema, boolean withRowId,
-      boolean withRowAddr, int batchSize) {}
+      boolean withRowAddr, int batchSize, Map<Long, ArrowType> dictionaryValueTypes) {}
 
   private Plan plan() {
     Snapshot snap = resolver.apply(version);
@@ -192,8 +198,17 @@ public final class Scan {
     }
     List<org.apache.arrow.vector.types.pojo.Field> out = new ArrayList<>();
     org.apache.arrow.vector.types.pojo.Schema full = LanceSchemas.toArrow(schema);
+    Map<Long, ArrowType> dictionaryValueTypes = new LinkedHashMap<>();
+    Map<Integer, List<Field>> children = LanceSchemas.childrenOf(schema);
     for (Field f : projected) {
-      out.add(full.getFields().get(top.indexOf(f)));
+      org.apache.arrow.vector.types.pojo.Field arrow = full.getFields().get(top.indexOf(f));
+      if (arrow.getDictionary() != null) {
+        dictionaryValueTypes.put(arrow.getDictionary().getId(),
+            LanceSchemas.dictionaryValueType(f.logicalType(), "column '" + f.name() + "'"));
+      } else {
+        refuseNestedDictionaries(f, children);
+      }
+      out.add(arrow);
     }
     if (withRowId) {
       out.add(new org.apache.arrow.vector.types.pojo.Field(TableColumns.ROW_ID,
@@ -204,6 +219,19 @@ public final class Scan {
           FieldType.notNullable(new ArrowType.Int(64, false)), List.of()));
     }
     return new Plan(snap.version(), m, schema, projected,
-        new org.apache.arrow.vector.types.pojo.Schema(out), withRowId, withRowAddr, batchSize);
+        new org.apache.arrow.vector.types.pojo.Schema(out), withRowId, withRowAddr, batchSize,
+        Map.copyOf(dictionaryValueTypes));
+  }
+
+  /** A scan returns top-level dictionary columns with their dictionaries; nested ones not yet. */
+  private static void refuseNestedDictionaries(Field top, Map<Integer, List<Field>> children) {
+    for (Field c : children.getOrDefault(top.id(), List.of())) {
+      if (c.logicalType().startsWith("dict:")) {
+        throw new InvalidInputException("column '" + top.name() + "' holds the dictionary-encoded "
+            + "field '" + c.name() + "', and Lancet's scan returns dictionaries only for top-level "
+            + "columns so far; project other columns");
+      }
+      refuseNestedDictionaries(c, children);
+    }
   }
 }

@@ -47,7 +47,7 @@ public final class ScanTask {
 
   /** The task's rows as Arrow batches, allocated from {@code allocator}. */
   public ArrowReader open(BufferAllocator allocator) {
-    return new ScanReader(allocator, plan.outSchema(), List.of(this));
+    return new ScanReader(allocator, plan, List.of(this));
   }
 
   FragmentRead read(BufferAllocator allocator) {
