@@ -39,7 +39,23 @@ public final class Table implements AutoCloseable {
 
   /** Opens the table at a local path, {@code file://} URI or {@code memory://} name. */
   public static Table open(String location) {
-    return open(location, ObjectStores.forUri(location));
+    return open(location, java.util.Map.of());
+  }
+
+  /**
+   * Opens the table at any location {@link ObjectStores#forUri(String, java.util.Map)} serves
+   * ({@code s3://bucket/path}, {@code az://container/path} with the store modules on the
+   * classpath), with lance-core's storage options (e.g. {@code aws_endpoint}, {@code aws_region},
+   * {@code allow_http}); the same keys are also read from the environment.
+   */
+  public static Table open(String location, java.util.Map<String, String> storageOptions) {
+    ObjectStore store = ObjectStores.forUri(location, storageOptions);
+    try {
+      return open(location, store);
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
   }
 
   /**
@@ -82,7 +98,8 @@ public final class Table implements AutoCloseable {
   public static Table open(String location, ObjectStore store) {
     Table table = new Table(location, store);
     try {
-      if (store.list("_versions/").isEmpty()) {
+      // One entry is enough to know the table exists (one request on an object store).
+      if (store.listFirst("_versions/", 1).isEmpty()) {
         throw new VersionNotFoundException("no Lance table at " + location
             + ": it has no _versions/ directory with manifests");
       }

@@ -36,13 +36,15 @@ public final class S3ProxyServer implements AutoCloseable {
   private static S3ProxyServer shared;
 
   private final S3Proxy proxy;
+  private final ServerFaults faults;
   private final URI endpoint;
   private final URI metrics;
   private final S3Client admin;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  private S3ProxyServer(S3Proxy proxy) {
+  private S3ProxyServer(S3Proxy proxy, ServerFaults faults) {
     this.proxy = proxy;
+    this.faults = faults;
     this.endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
     this.metrics = URI.create("http://127.0.0.1:" + proxy.getMetricsPort() + "/metrics");
     this.admin = S3Client.builder().endpointOverride(endpoint).region(Region.of(REGION)).forcePathStyle(true)
@@ -64,8 +66,9 @@ public final class S3ProxyServer implements AutoCloseable {
   /** Starts a new server on a free loopback port. */
   public static S3ProxyServer start() {
     try {
+      ServerFaults faults = new ServerFaults(new TransientNio2BlobStore());
       S3Proxy proxy = S3Proxy.builder()
-          .blobStore(new TransientNio2BlobStore())
+          .blobStore(faults)
           .endpoint(URI.create("http://127.0.0.1:0"))
           .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
           .metricsEnabled(true)
@@ -73,10 +76,15 @@ public final class S3ProxyServer implements AutoCloseable {
           .metricsHost("127.0.0.1")
           .build();
       proxy.start();
-      return new S3ProxyServer(proxy);
+      return new S3ProxyServer(proxy, faults);
     } catch (Exception e) {
       throw new IllegalStateException("could not start s3proxy on loopback: " + e, e);
     }
+  }
+
+  /** Faults of this server's storage (off unless a test turns them on; a test that does uses its own server). */
+  public ServerFaults faults() {
+    return faults;
   }
 
   public URI endpoint() {
