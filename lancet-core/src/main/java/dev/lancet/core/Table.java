@@ -94,11 +94,19 @@ public final class Table implements AutoCloseable {
     return new Table(location, store);
   }
 
-  /** Opens the table whose root the given store addresses. */
+  /**
+   * Opens the table whose root the given store addresses. On a local store a location without
+   * a table fails here; on an object store ({@link ObjectStore#listsInPages()}) opening sends no
+   * request, and the first read reports a missing table (as lance-core, whose open is its first
+   * read): the listing that would check it is the one every read of the latest version makes.
+   */
   public static Table open(String location, ObjectStore store) {
     Table table = new Table(location, store);
+    if (store.listsInPages()) {
+      return table;
+    }
     try {
-      // One entry is enough to know the table exists (one request on an object store).
+      // One entry is enough to know the table exists.
       if (store.listFirst("_versions/", 1).isEmpty()) {
         throw new VersionNotFoundException("no Lance table at " + location
             + ": it has no _versions/ directory with manifests");
@@ -171,7 +179,20 @@ public final class Table implements AutoCloseable {
    * {@code apply()} to preview or {@code commit()} to publish.
    */
   public dev.lancet.core.transaction.TransactionBuilder newTransaction() {
-    return new dev.lancet.core.transaction.TransactionBuilder(store, location, latest().version());
+    return new dev.lancet.core.transaction.TransactionBuilder(store, location, latestVersion());
+  }
+
+  /** The latest version number, without reading its manifest (the commit loop reads it). */
+  private long latestVersion() {
+    try {
+      Optional<VersionEntry> entry = Versions.latest(store);
+      if (entry.isEmpty()) {
+        throw new VersionNotFoundException("no Lance table at " + location + ": it has no versions in _versions/");
+      }
+      return entry.get().version();
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the latest version of " + location, e);
+    }
   }
 
   /**
@@ -180,7 +201,7 @@ public final class Table implements AutoCloseable {
    */
   public dev.lancet.core.transaction.LegacyTransactionBuilder newLegacyTransaction(
       dev.lancet.core.operation.LegacyOperation operation) {
-    return new dev.lancet.core.transaction.LegacyTransactionBuilder(store, location, latest().version(), operation);
+    return new dev.lancet.core.transaction.LegacyTransactionBuilder(store, location, latestVersion(), operation);
   }
 
   @Override

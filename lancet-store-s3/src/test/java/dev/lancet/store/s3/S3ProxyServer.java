@@ -125,6 +125,12 @@ public final class S3ProxyServer implements AutoCloseable {
    * {@code PutObject}, {@code GetObject}, {@code HeadObject}, {@code ListObjectsV2}).
    */
   public Map<String, Long> requestCounts() {
+    return requestCounts(null);
+  }
+
+  /** Like {@link #requestCounts()}, counting only requests on {@code bucket} (null: all). */
+  public Map<String, Long> requestCounts(String bucket) {
+    awaitNoRequestInFlight();
     String text;
     try {
       text = http.send(HttpRequest.newBuilder(metrics).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -137,17 +143,59 @@ public final class S3ProxyServer implements AutoCloseable {
     Map<String, Long> counts = new TreeMap<>();
     Pattern sample = Pattern.compile("^(\\w+)_count\\{([^}]*)}\\s+([0-9.eE+]+)\\s*$");
     Pattern operation = Pattern.compile("s3_operation=\"([^\"]*)\"");
+    Pattern bucketLabel = Pattern.compile("s3_bucket=\"([^\"]*)\"");
     for (String line : text.split("\n")) {
       Matcher m = sample.matcher(line);
       if (!m.matches()) {
         continue;
       }
       Matcher op = operation.matcher(m.group(2));
+      Matcher b = bucketLabel.matcher(m.group(2));
+      if (bucket != null && !(b.find() && b.group(1).equals(bucket))) {
+        continue;
+      }
       if (op.find()) {
         counts.merge(op.group(1), (long) Double.parseDouble(m.group(3)), Long::sum);
       }
     }
     return counts;
+  }
+
+  /** Requests on {@code bucket} by operation since {@code before} (a {@link #requestCounts(String)} snapshot). */
+  public Map<String, Long> requestsSince(String bucket, Map<String, Long> before) {
+    Map<String, Long> delta = new TreeMap<>();
+    requestCounts(bucket).forEach((op, n) -> {
+      long d = n - before.getOrDefault(op, 0L);
+      if (d != 0) {
+        delta.put(op, d);
+      }
+    });
+    return delta;
+  }
+
+  /**
+   * Waits until the server has finished every request it received. s3proxy records a request's
+   * metric after it has sent the answer, so a client can see the answer before the count moves;
+   * the graceful-stop handler wrapping s3proxy's servlet counts requests still in the server,
+   * and a count read once that is zero includes every request the caller has seen answered.
+   */
+  private void awaitNoRequestInFlight() {
+    try {
+      java.lang.reflect.Field field = S3Proxy.class.getDeclaredField("server");
+      field.setAccessible(true);
+      Object jetty = field.get(proxy);
+      Object graceful = jetty.getClass().getMethod("getHandler").invoke(jetty);
+      java.lang.reflect.Method inFlight = graceful.getClass().getMethod("getCurrentRequestCount");
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while ((long) inFlight.invoke(graceful) > 0) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("s3proxy still has requests in flight after 10 s");
+        }
+        Thread.onSpinWait();
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot read s3proxy's in-flight request count: " + e, e);
+    }
   }
 
   /** The raw metrics text (for debugging a count). */
