@@ -179,17 +179,17 @@ public final class Table implements AutoCloseable {
    * {@code apply()} to preview or {@code commit()} to publish.
    */
   public dev.lancet.core.transaction.TransactionBuilder newTransaction() {
-    return new dev.lancet.core.transaction.TransactionBuilder(store, location, latestVersion());
+    return new dev.lancet.core.transaction.TransactionBuilder(store, location, latestEntry());
   }
 
-  /** The latest version number, without reading its manifest (the commit loop reads it). */
-  private long latestVersion() {
+  /** The latest version's entry, without reading its manifest (the commit loop reads it). */
+  private VersionEntry latestEntry() {
     try {
       Optional<VersionEntry> entry = Versions.latest(store);
       if (entry.isEmpty()) {
         throw new VersionNotFoundException("no Lance table at " + location + ": it has no versions in _versions/");
       }
-      return entry.get().version();
+      return entry.get();
     } catch (IOException e) {
       throw new UncheckedIOException("reading the latest version of " + location, e);
     }
@@ -201,7 +201,7 @@ public final class Table implements AutoCloseable {
    */
   public dev.lancet.core.transaction.LegacyTransactionBuilder newLegacyTransaction(
       dev.lancet.core.operation.LegacyOperation operation) {
-    return new dev.lancet.core.transaction.LegacyTransactionBuilder(store, location, latestVersion(), operation);
+    return new dev.lancet.core.transaction.LegacyTransactionBuilder(store, location, latestEntry(), operation);
   }
 
   @Override

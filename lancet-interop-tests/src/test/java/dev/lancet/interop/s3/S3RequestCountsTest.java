@@ -113,9 +113,10 @@ class S3RequestCountsTest {
       }
     });
     report("open + commit an append", lancet, lance);
-    // newTransaction: one listing (the latest version's number); the commit: one listing and
-    // the manifest, the .txn file, the manifest with If-None-Match. No version hint on S3.
-    assertThat(lancet).isEqualTo(Map.of(LIST, 2L, GET, 1L, PUT, 2L));
+    // newTransaction: one listing (the latest version's entry); the commit starts from that
+    // entry: its manifest, the .txn file, the new manifest with If-None-Match. No version hint
+    // on S3.
+    assertThat(lancet).isEqualTo(Map.of(LIST, 1L, GET, 1L, PUT, 2L));
     assertThat(total(lancet)).isLessThanOrEqualTo(total(lance));
   }
 
@@ -137,7 +138,9 @@ class S3RequestCountsTest {
     // Lancet: a transaction planned at v3, a winner lands (v4), then its commit (v5).
     Map<String, Long> lancet;
     try (Table t = Table.open(uri, opts)) {
-      TransactionBuilder planned = t.newTransaction().step("append", s -> s.addFragment(0, 10)
+      // Planned from an earlier read, as lance-core's stale Dataset: the plan names its read version.
+      long read = t.latest().version();
+      TransactionBuilder planned = t.newTransaction().readVersion(read).step("append", s -> s.addFragment(0, 10)
           .addDataFile(Ref.local(0), lancetStale, Ref.committed(0)));
       assertThat(planned.readVersion()).isEqualTo(3);
       try (Dataset other = LanceOnS3.open(uri, opts, alloc)) {
@@ -155,6 +158,29 @@ class S3RequestCountsTest {
     // manifest. The doomed put-if-absent of v4 is never sent.
     assertThat(lancet).isEqualTo(Map.of(LIST, 1L, GET, 1L, PUT, 2L));
     assertThat(total(lancet)).isLessThanOrEqualTo(total(lance));
+  }
+
+  @Test
+  void aHeadStartThatMissesAWinnerCostsTwoRequests() {
+    DataFile ours = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 1000, 10));
+    FragmentMetadata theirs = LanceOnS3.prewrite(uri, opts, alloc, 2000, 10);
+    Map<String, Long> lancet;
+    try (Table t = Table.open(uri, opts)) {
+      // newTransaction() reads the latest entry (v1); a winner lands before commit().
+      TransactionBuilder planned = t.newTransaction().step("append", s -> s.addFragment(0, 10)
+          .addDataFile(Ref.local(0), ours, Ref.committed(0)));
+      try (Dataset other = LanceOnS3.open(uri, opts, alloc)) {
+        LanceOnS3.commitAppend(other, theirs);
+      }
+      lancet = counted(() -> {
+        CommitResult r = planned.commit();
+        assertThat(r.version()).isEqualTo(3);
+        assertThat(r.attempts()).isEqualTo(2);
+      });
+    }
+    report("head start missed a winner (newTransaction, winner, commit)", lancet, Map.of());
+    // v1's manifest, our .txn, the refused put of v2; then the listing, v2's manifest, the put of v3.
+    assertThat(lancet).isEqualTo(Map.of(LIST, 1L, GET, 2L, PUT, 3L));
   }
 
   @Test

@@ -95,13 +95,23 @@ public final class AzureObjectStore implements ObjectStore {
     String account = options.account(parsed);
     URI url = options.accountUrl(account);
     int retries = options.maxRetries();
-    BlobServiceClient retrying = service(options, account, url,
-        new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, retries + 1, (Integer) null, 100L, 5_000L, null));
-    BlobServiceClient once = service(options, account, url,
-        new RequestRetryOptions(RetryPolicyType.FIXED, 1, (Integer) null, 1L, 1L, null));
+    Map<String, String> key = new java.util.TreeMap<>(options.asMap());
+    key.put(" account", account);
+    BlobServiceClient[] clients = CLIENTS.computeIfAbsent(key, unused -> new BlobServiceClient[] {
+        service(options, account, url,
+            new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, retries + 1, (Integer) null, 100L, 5_000L, null)),
+        service(options, account, url, new RequestRetryOptions(RetryPolicyType.FIXED, 1, (Integer) null, 1L, 1L, null))});
     return new AzureObjectStore(parsed, url.toString(), settings, retries,
-        retrying.getBlobContainerClient(parsed.container()), once.getBlobContainerClient(parsed.container()));
+        clients[0].getBlobContainerClient(parsed.container()), clients[1].getBlobContainerClient(parsed.container()));
   }
+
+  /**
+   * The SDK clients (with and without retries) of one configuration, shared by every store
+   * opened with the same options in this JVM: building a client and its connections costs far
+   * more than a request.
+   */
+  private static final Map<Map<String, String>, BlobServiceClient[]> CLIENTS =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private static BlobServiceClient service(AzureOptions options, String account, URI url, RequestRetryOptions retry) {
     BlobServiceClientBuilder b = new BlobServiceClientBuilder().endpoint(url.toString()).retryOptions(retry);

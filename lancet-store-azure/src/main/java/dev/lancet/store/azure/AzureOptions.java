@@ -66,6 +66,11 @@ public final class AzureOptions {
     }
   }
 
+  /** The resolved options by canonical key (the key of the shared client cache). */
+  Map<String, String> asMap() {
+    return options.asMap();
+  }
+
   public boolean useEmulator() {
     return options.flag(USE_EMULATOR, false);
   }

@@ -43,6 +43,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -101,23 +102,31 @@ public final class S3ObjectStore implements ObjectStore {
     }
   }
 
+  /**
+   * The SDK clients of one configuration (endpoint, region, credentials, timeouts, retries):
+   * one connection pool, shared by every store opened with the same options in this JVM, as
+   * lance-core shares one object store per configuration. Building a client and opening its
+   * first connections costs far more than a request, and a table is typically opened per
+   * operation.
+   */
+  private record Clients(SdkHttpClient http, S3Client client, S3Client conditional) {}
+
+  private static final Map<Map<String, String>, Clients> CLIENTS = new ConcurrentHashMap<>();
+
   private final S3Location location;
   private final String endpoint;
   private final Settings settings;
   private final int maxRetries;
-  private final SdkHttpClient http;
   private final S3Client client;
   private final S3Client conditionalClient;
 
-  private S3ObjectStore(S3Location location, String endpoint, Settings settings, int maxRetries,
-      SdkHttpClient http, S3Client client, S3Client conditionalClient) {
+  private S3ObjectStore(S3Location location, String endpoint, Settings settings, int maxRetries, Clients clients) {
     this.location = location;
     this.endpoint = endpoint;
     this.settings = settings;
     this.maxRetries = maxRetries;
-    this.http = http;
-    this.client = client;
-    this.conditionalClient = conditionalClient;
+    this.client = clients.client();
+    this.conditionalClient = clients.conditional();
   }
 
   /** Opens {@code s3://bucket/prefix} with lance-core storage options, completed from the environment. */
@@ -131,6 +140,12 @@ public final class S3ObjectStore implements ObjectStore {
     S3Location parsed = S3Location.parse(location);
     S3Options options = S3Options.resolve(storageOptions, environment);
     Optional<URI> endpoint = options.endpoint();
+    credentials(options); // validate before caching anything
+    Clients clients = CLIENTS.computeIfAbsent(options.asMap(), unused -> clients(options, endpoint));
+    return new S3ObjectStore(parsed, endpoint.map(URI::toString).orElse(""), settings, options.maxRetries(), clients);
+  }
+
+  private static Clients clients(S3Options options, Optional<URI> endpoint) {
     SdkHttpClient http = Apache5HttpClient.builder()
         .connectionTimeout(options.connectTimeout())
         .socketTimeout(options.timeout())
@@ -142,8 +157,7 @@ public final class S3ObjectStore implements ObjectStore {
       S3Client client = builder(options, endpoint, http).overrideConfiguration(c -> c.retryStrategy(retrying)).build();
       S3Client conditional = builder(options, endpoint, http)
           .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
-      return new S3ObjectStore(parsed, endpoint.map(URI::toString).orElse(""), settings, options.maxRetries(),
-          http, client, conditional);
+      return new Clients(http, client, conditional);
     } catch (RuntimeException e) {
       http.close();
       throw e;
@@ -157,6 +171,9 @@ public final class S3ObjectStore implements ObjectStore {
         .region(Region.of(options.region().orElse("us-east-1")))
         .credentialsProvider(credentials(options))
         .forcePathStyle(!options.virtualHostedStyle())
+        // No "Expect: 100-continue" round trip for the small objects a commit writes (manifests,
+        // .txn files); larger bodies keep it, so a refused upload is refused before it is sent.
+        .serviceConfiguration(S3Configuration.builder().expectContinueThresholdInBytes(1L << 20).build())
         // Checksums only where S3 requires them: S3-compatible servers differ in what they accept.
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
@@ -432,15 +449,9 @@ public final class S3ObjectStore implements ObjectStore {
     write("DELETE", path, () -> client.deleteObject(r -> r.bucket(location.bucket()).key(location.key(path))));
   }
 
+  /** Nothing to release: the clients are shared by every store of the same configuration. */
   @Override
-  public void close() {
-    try {
-      client.close();
-      conditionalClient.close();
-    } finally {
-      http.close();
-    }
-  }
+  public void close() {}
 
   @Override
   public String toString() {

@@ -73,6 +73,11 @@ public final class S3Options {
     }
   }
 
+  /** The resolved options by canonical key (the key of the shared client cache). */
+  Map<String, String> asMap() {
+    return options.asMap();
+  }
+
   /** The endpoint override, checked: http only with {@code allow_http}, as object_store requires. */
   public Optional<URI> endpoint() {
     Optional<String> value = options.get(ENDPOINT);
