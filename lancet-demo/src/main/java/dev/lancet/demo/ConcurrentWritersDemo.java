@@ -56,6 +56,14 @@ public final class ConcurrentWritersDemo {
 
   /** Runs the demo in {@code dir}, which must be empty or not exist. */
   public static DemoReport run(Path dir) {
+    return run(DemoLocation.local(dir));
+  }
+
+  /**
+   * Runs the demo at {@code dir}: an empty or new directory, or an object-store location
+   * ({@code s3://bucket/path} with storage options) where no table and no data files are yet.
+   */
+  public static DemoReport run(DemoLocation dir) {
     long started = System.nanoTime();
     requireEmpty(dir);
     DemoTable.Initial initial;
@@ -132,9 +140,9 @@ public final class ConcurrentWritersDemo {
         Duration.ofNanos(System.nanoTime() - started));
   }
 
-  private static long verify(Path dir, DemoTable.Initial initial, List<Job> jobs,
+  private static long verify(DemoLocation dir, DemoTable.Initial initial, List<Job> jobs,
       List<AttemptRecord> attempts, List<Acknowledged> acks, List<Check> checks) {
-    try (Table table = Table.open(dir.toString())) {
+    try (Table table = dir.open()) {
       Manifest latest = table.latest().manifest();
       long version = latest.version();
       checks.add(Check.equal("latest version: Lancet vs lance-core", version, LanceReads.latestVersion(dir)));
@@ -225,7 +233,19 @@ public final class ConcurrentWritersDemo {
     return uuid.length() > 8 ? uuid.substring(0, 8) : uuid;
   }
 
-  private static void requireEmpty(Path dir) {
+  private static void requireEmpty(DemoLocation location) {
+    if (!location.isLocal()) {
+      try (var store = location.store()) {
+        if (!store.listFirst("_versions/", 1).isEmpty() || !store.listFirst("data/", 1).isEmpty()) {
+          throw new IllegalArgumentException(location + " already holds a table or data files; name an empty "
+              + "location for the demo table");
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("listing " + location, e);
+      }
+      return;
+    }
+    Path dir = Path.of(location.uri());
     if (!Files.exists(dir)) {
       return;
     }

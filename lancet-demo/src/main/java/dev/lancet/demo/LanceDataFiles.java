@@ -31,8 +31,18 @@ public final class LanceDataFiles {
    * bound by the AddDataFile action). Every root field must be a primitive (one column each).
    */
   public static DataFile write(Path table, VectorSchemaRoot root) {
+    return write(DemoLocation.local(table), root);
+  }
+
+  /**
+   * The same at any location: lance-core writes the file straight to the table's URI (for
+   * example {@code s3://bucket/t/data/<uuid>.lance}) with the table's storage options.
+   */
+  public static DataFile write(DemoLocation table, VectorSchemaRoot root) {
     String name = UUID.randomUUID() + ".lance";
-    long size = writeFile(table.resolve("data").resolve(name), root, FILE_VERSION);
+    long size = table.isLocal()
+        ? writeFile(Path.of(table.file("data/" + name)), root, FILE_VERSION)
+        : writeRemote(table, "data/" + name, root);
     String[] majorMinor = FILE_VERSION.split("\\.");
     List<Integer> columns = IntStream.range(0, root.getFieldVectors().size()).boxed().toList();
     return new DataFile(name, List.of(), columns, Integer.parseInt(majorMinor[0]),
@@ -65,7 +75,25 @@ public final class LanceDataFiles {
     }
   }
 
-  private static void close(LanceFileWriter writer, Path file) throws IOException {
+  private static long writeRemote(DemoLocation table, String relative, VectorSchemaRoot root) {
+    BufferAllocator alloc = root.getFieldVectors().get(0).getAllocator();
+    try {
+      LanceFileWriter writer = LanceFileWriter.open(table.file(relative), alloc, null, Optional.of(FILE_VERSION),
+          table.storageOptions());
+      try {
+        writer.write(root);
+      } finally {
+        close(writer, table.file(relative));
+      }
+      try (dev.lancet.core.store.ObjectStore store = table.store()) {
+        return store.size(relative);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing the Lance data file " + table.file(relative), e);
+    }
+  }
+
+  private static void close(LanceFileWriter writer, Object file) throws IOException {
     try {
       writer.close();
     } catch (IOException | RuntimeException e) {

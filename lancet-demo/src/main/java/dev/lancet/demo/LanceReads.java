@@ -36,16 +36,28 @@ public final class LanceReads {
 
   /** The newest version lance-core sees. */
   public static long latestVersion(Path table) {
+    return latestVersion(DemoLocation.local(table));
+  }
+
+  public static long latestVersion(DemoLocation table) {
     return withDataset(table, Optional.empty(), Dataset::latestVersion);
   }
 
   /** {@code Dataset.countRows()}: the live rows at {@code version}. */
   public static long countRows(Path table, long version) {
+    return countRows(DemoLocation.local(table), version);
+  }
+
+  public static long countRows(DemoLocation table, long version) {
     return withDataset(table, Optional.of(version), Dataset::countRows);
   }
 
   /** Live rows per fragment id ({@code Fragment.countRows()}) at {@code version}. */
   public static SortedMap<Long, Long> fragmentRowCounts(Path table, long version) {
+    return fragmentRowCounts(DemoLocation.local(table), version);
+  }
+
+  public static SortedMap<Long, Long> fragmentRowCounts(DemoLocation table, long version) {
     return withDataset(table, Optional.of(version), ds -> {
       SortedMap<Long, Long> out = new TreeMap<>();
       for (Fragment f : ds.getFragments()) {
@@ -57,6 +69,10 @@ public final class LanceReads {
 
   /** The table's column names at {@code version}, in schema order. */
   public static List<String> columns(Path table, long version) {
+    return columns(DemoLocation.local(table), version);
+  }
+
+  public static List<String> columns(DemoLocation table, long version) {
     return withDataset(table, Optional.of(version),
         ds -> ds.getSchema().getFields().stream().map(f -> f.getName()).toList());
   }
@@ -66,6 +82,10 @@ public final class LanceReads {
    * empty for all), sorted by id; columns {@code value} and {@code score} when the table has them.
    */
   public static List<Row> scan(Path table, long version, Optional<String> filter) {
+    return scan(DemoLocation.local(table), version, filter);
+  }
+
+  public static List<Row> scan(DemoLocation table, long version, Optional<String> filter) {
     return withDataset(table, Optional.of(version), ds -> {
       List<String> names = ds.getSchema().getFields().stream().map(f -> f.getName()).toList();
       List<String> wanted = new ArrayList<>(List.of(DemoRows.ID));
@@ -97,10 +117,15 @@ public final class LanceReads {
 
   /** Opens {@code table} (at {@code version}, else the latest) with lance-core for {@code body}. */
   public static <T> T withDataset(Path table, Optional<Long> version, Function<Dataset, T> body) {
+    return withDataset(DemoLocation.local(table), version, body);
+  }
+
+  /** The same at any location, with its storage options. */
+  public static <T> T withDataset(DemoLocation table, Optional<Long> version, Function<Dataset, T> body) {
     try (BufferAllocator alloc = new RootAllocator()) {
-      ReadOptions.Builder read = new ReadOptions.Builder();
+      ReadOptions.Builder read = new ReadOptions.Builder().setStorageOptions(table.storageOptions());
       version.ifPresent(read::setVersion);
-      try (Dataset ds = Dataset.open().allocator(alloc).uri(table.toAbsolutePath().toString())
+      try (Dataset ds = Dataset.open().allocator(alloc).uri(table.uri())
           .readOptions(read.build()).build()) {
         return body.apply(ds);
       }

@@ -35,7 +35,7 @@ final class Planners {
    * Inserts {@code ids} that do not exist yet at the read version (looked up with lance-core),
    * as one new fragment, asserting that no concurrent commit inserts any of them.
    */
-  static Planner appendIfAbsent(Path dir, List<Long> ids) {
+  static Planner appendIfAbsent(DemoLocation dir, List<Long> ids) {
     return (table, read) -> {
       long lo = Collections.min(ids);
       long hi = Collections.max(ids);
@@ -69,7 +69,7 @@ final class Planners {
   }
 
   /** Adds the {@code score} column with a data file for each listed fragment still present. */
-  static Planner addScoreColumn(Path dir, Map<Long, List<Long>> idsByFragment) {
+  static Planner addScoreColumn(DemoLocation dir, Map<Long, List<Long>> idsByFragment) {
     return (table, read) -> {
       Map<Long, DataFile> files = new LinkedHashMap<>();
       try (BufferAllocator alloc = new RootAllocator()) {
@@ -118,7 +118,7 @@ final class Planners {
    * Rewrites the {@code value} column of {@code fragment}: a new data file for it replaces the
    * old slot (TombstoneFieldData, then AddDataFile of the same field).
    */
-  static Planner rewriteValues(Path dir, List<Long> physicalIds, long fragment) {
+  static Planner rewriteValues(DemoLocation dir, List<Long> physicalIds, long fragment) {
     return (table, read) -> {
       DataFile file;
       try (BufferAllocator alloc = new RootAllocator();
