@@ -62,7 +62,8 @@ import org.lance.operation.Append;
  *       written before the clock starts); commits/s = 80 / wall time, median of the trials.
  * </ol>
  *
- * Args: {@code [rounds=60] [trials=3] [openRounds=60]}. Run: see BENCHMARKS.md.
+ * Args: {@code [rounds=60] [trials=3] [openRounds=60] [all|commit|open|concurrent]}. Run: see
+ * BENCHMARKS.md.
  */
 public final class S3Benchmarks {
   private static final Schema SCHEMA = BenchTables.SCHEMA;
@@ -75,11 +76,18 @@ public final class S3Benchmarks {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
     int trials = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     int openRounds = args.length > 2 ? Integer.parseInt(args[2]) : 60;
+    String only = args.length > 3 ? args[3] : "all";
     S3Benchmarks b = new S3Benchmarks();
     try {
-      b.commits(rounds);
-      b.openLatest(openRounds);
-      b.concurrent(trials, 8, 10);
+      if (only.equals("all") || only.equals("commit")) {
+        b.commits(rounds);
+      }
+      if (only.equals("all") || only.equals("open")) {
+        b.openLatest(openRounds);
+      }
+      if (only.equals("all") || only.equals("concurrent")) {
+        b.concurrent(trials, 8, 10);
+      }
     } finally {
       b.alloc.close();
       server(b).close();
@@ -196,26 +204,38 @@ public final class S3Benchmarks {
 
   private void concurrent(int trials, int writers, int appends) throws Exception {
     List<Double> lancetRates = new ArrayList<>();
+    List<Double> legacyRates = new ArrayList<>();
     List<Double> lanceRates = new ArrayList<>();
     List<Integer> lancetRetries = new ArrayList<>();
+    List<Integer> legacyRetries = new ArrayList<>();
     for (int trial = -1; trial < trials; trial++) {
-      double[] lancet = concurrentTrial(true, writers, appends);
-      double[] lance = concurrentTrial(false, writers, appends);
+      double[] lancet = concurrentTrial(Side.LANCET_COMPOSITE, writers, appends);
+      double[] legacy = concurrentTrial(Side.LANCET_LEGACY, writers, appends);
+      double[] lance = concurrentTrial(Side.LANCE, writers, appends);
       if (trial >= 0) {
         lancetRates.add(lancet[0]);
+        legacyRates.add(legacy[0]);
         lanceRates.add(lance[0]);
         lancetRetries.add((int) lancet[1]);
+        legacyRetries.add((int) legacy[1]);
       }
     }
     double a = median(lancetRates);
+    double l = median(legacyRates);
     double b = median(lanceRates);
-    System.out.printf(Locale.ROOT, "3. %d writers x %d appends, %d trials (+1 warm-up): Lancet %.1f commits/s %s, "
-        + "lance-core %.1f commits/s %s; Lancet / lance-core %.2fx; Lancet retries per trial %s%n",
-        writers, appends, trials, a, lancetRates, b, lanceRates, a / b, lancetRetries);
+    System.out.printf(Locale.ROOT, "3. %d writers x %d appends, %d trials (+1 warm-up): Lancet composite %.1f commits/s %s"
+        + " (retries %s), Lancet legacy Append %.1f commits/s %s (retries %s), lance-core %.1f commits/s %s; "
+        + "Lancet / lance-core %.2fx (composite), %.2fx (legacy Append)%n",
+        writers, appends, trials, a, lancetRates, lancetRetries, l, legacyRates, legacyRetries, b, lanceRates,
+        a / b, l / b);
   }
 
+  /** Who commits in a concurrent trial. */
+  private enum Side { LANCET_COMPOSITE, LANCET_LEGACY, LANCE }
+
   /** {commits/s, retries} of one trial. */
-  private double[] concurrentTrial(boolean lancet, int writers, int appends) throws Exception {
+  private double[] concurrentTrial(Side side, int writers, int appends) throws Exception {
+    boolean lancet = side != Side.LANCE;
     String uri = "s3://" + server.newBucket(lancet ? "conc-lancet" : "conc-lance") + "/t";
     create(uri, 10, 10);
     List<List<FragmentMetadata>> fragments = new ArrayList<>();
@@ -238,10 +258,13 @@ public final class S3Benchmarks {
           for (FragmentMetadata f : mine) {
             if (lancet) {
               DataFile file = lancetFile(f);
+              CommitPolicy policy = new CommitPolicy(100, Duration.ofSeconds(120), Duration.ofMillis(20));
               try (Table t = Table.open(uri, opts)) {
-                CommitResult r = t.newTransaction().policy(new CommitPolicy(100, Duration.ofSeconds(120),
-                    Duration.ofMillis(20))).step("append", s -> s.addFragment(0, 10).addDataFile(Ref.local(0), file,
-                    Ref.committed(0))).commit();
+                CommitResult r = side == Side.LANCET_COMPOSITE
+                    ? t.newTransaction().policy(policy).step("append", s -> s.addFragment(0, 10)
+                        .addDataFile(Ref.local(0), file, Ref.committed(0))).commit()
+                    : t.newLegacyTransaction(new dev.lancet.core.operation.Append(List.of(
+                        Fragment.of(0, 10, List.of(lancetFileWithFields(f)))))).policy(policy).commit();
                 retries.addAndGet(r.attempts() - 1);
               }
             } else {
@@ -350,6 +373,18 @@ public final class S3Benchmarks {
         f.getFileSizeBytes() == null ? 0 : f.getFileSizeBytes(),
         f.getBaseId().isPresent() ? OptionalInt.of(f.getBaseId().get()) : OptionalInt.empty(),
         com.google.protobuf.UnknownFieldSet.getDefaultInstance());
+  }
+
+  /** The data file with its field ids, as a legacy Append's fragment carries them. */
+  private static DataFile lancetFileWithFields(FragmentMetadata fragment) {
+    org.lance.fragment.DataFile f = fragment.getFiles().get(0);
+    List<Integer> fields = new ArrayList<>();
+    for (int id : f.getFields()) {
+      fields.add(id);
+    }
+    DataFile d = lancetFile(fragment);
+    return new DataFile(d.path(), fields, d.columnIndices(), d.fileMajorVersion(), d.fileMinorVersion(),
+        d.fileSizeBytes(), d.baseId(), d.unknownFields());
   }
 
   private static long total(Map<String, Long> counts) {
