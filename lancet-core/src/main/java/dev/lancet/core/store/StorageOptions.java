@@ -56,6 +56,42 @@ public final class StorageOptions {
     return new StorageOptions(out);
   }
 
+  /** Builds a provider's alias table: every accepted spelling, lower case, to its canonical key. */
+  public static final class Aliases {
+    private final Map<String, String> table = new LinkedHashMap<>();
+
+    /** The canonical key itself and its other spellings. */
+    public Aliases add(String canonical, String... aliases) {
+      table.put(canonical.toLowerCase(Locale.ROOT), canonical);
+      for (String a : aliases) {
+        table.put(a.toLowerCase(Locale.ROOT), canonical);
+      }
+      return this;
+    }
+
+    public Map<String, String> build() {
+      return Map.copyOf(table);
+    }
+  }
+
+  /** A non-negative integer option, or {@code otherwise} when absent; an error names the option. */
+  public int nonNegativeInt(String canonicalKey, int otherwise) {
+    Optional<String> value = get(canonicalKey);
+    if (value.isEmpty()) {
+      return otherwise;
+    }
+    try {
+      int n = Integer.parseInt(value.get());
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("Storage option " + canonicalKey + "=" + value.get()
+        + " is not a non-negative integer");
+  }
+
   /** The value of a canonical key, if given (an empty value counts as not given). */
   public Optional<String> get(String canonicalKey) {
     String value = values.get(canonicalKey);

@@ -258,7 +258,7 @@ public final class AzureObjectStore implements ObjectStore {
             continue;
           }
           String name = item.getName().substring(blobPrefix.length());
-          if (name.indexOf('/') >= 0 || StorePath.isTemporaryName(name) || !isValid(directory + name)) {
+          if (name.indexOf('/') >= 0 || StorePath.isTemporaryName(name) || !StorePath.isValid(directory + name)) {
             continue;
           }
           out.add(new ObjectInfo(directory + name, item.getProperties().getContentLength()));
@@ -268,15 +268,6 @@ public final class AzureObjectStore implements ObjectStore {
     });
     out.sort(Comparator.comparing(ObjectInfo::path));
     return out.size() <= limit ? List.copyOf(out) : List.copyOf(out.subList(0, limit));
-  }
-
-  private static boolean isValid(String path) {
-    try {
-      StorePath.validate(path);
-      return true;
-    } catch (RuntimeException e) {
-      return false;
-    }
   }
 
   @Override

@@ -2,7 +2,6 @@ package dev.lancet.store.azure;
 
 import dev.lancet.core.store.StorageOptions;
 import java.net.URI;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -47,23 +46,16 @@ public final class AzureOptions {
   }
 
   private static Map<String, String> aliases() {
-    Map<String, String> a = new HashMap<>();
-    alias(a, ACCOUNT_NAME, "account_name");
-    alias(a, ACCOUNT_KEY, "azure_storage_access_key", "azure_storage_master_key", "master_key", "account_key",
-        "access_key");
-    alias(a, SAS_KEY, "azure_storage_sas_token", "sas_key", "sas_token");
-    alias(a, USE_EMULATOR, "use_emulator");
-    alias(a, ENDPOINT, "azure_endpoint", "endpoint");
-    alias(a, ALLOW_HTTP, "azure_allow_http");
-    alias(a, CLIENT_MAX_RETRIES);
-    return Map.copyOf(a);
-  }
-
-  private static void alias(Map<String, String> table, String canonical, String... more) {
-    table.put(canonical, canonical);
-    for (String m : more) {
-      table.put(m, canonical);
-    }
+    return new StorageOptions.Aliases()
+        .add(ACCOUNT_NAME, "account_name")
+        .add(ACCOUNT_KEY, "azure_storage_access_key", "azure_storage_master_key", "master_key", "account_key",
+            "access_key")
+        .add(SAS_KEY, "azure_storage_sas_token", "sas_key", "sas_token")
+        .add(USE_EMULATOR, "use_emulator")
+        .add(ENDPOINT, "azure_endpoint", "endpoint")
+        .add(ALLOW_HTTP, "azure_allow_http")
+        .add(CLIENT_MAX_RETRIES)
+        .build();
   }
 
   /** The resolved options by canonical key (the key of the shared client cache). */
@@ -128,19 +120,6 @@ public final class AzureOptions {
 
   /** Retries of a request that is safe to repeat (lance-core's default is 10). */
   public int maxRetries() {
-    Optional<String> value = options.get(CLIENT_MAX_RETRIES);
-    if (value.isEmpty()) {
-      return 10;
-    }
-    try {
-      int n = Integer.parseInt(value.get());
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // fall through
-    }
-    throw new IllegalArgumentException("Storage option " + CLIENT_MAX_RETRIES + "=" + value.get()
-        + " is not a non-negative integer");
+    return options.nonNegativeInt(CLIENT_MAX_RETRIES, 10);
   }
 }

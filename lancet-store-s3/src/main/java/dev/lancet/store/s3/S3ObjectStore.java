@@ -420,7 +420,7 @@ public final class S3ObjectStore implements ObjectStore {
           continue; // a directory marker, not an object
         }
         String name = key.substring(keyPrefix.length());
-        if (name.indexOf('/') >= 0 || StorePath.isTemporaryName(name) || !isValidName(directory + name)) {
+        if (name.indexOf('/') >= 0 || StorePath.isTemporaryName(name) || !StorePath.isValid(directory + name)) {
           continue;
         }
         out.add(new ObjectInfo(directory + name, object.size()));
@@ -432,15 +432,6 @@ public final class S3ObjectStore implements ObjectStore {
     }
     out.sort(Comparator.comparing(ObjectInfo::path));
     return out.size() <= limit ? List.copyOf(out) : List.copyOf(out.subList(0, limit));
-  }
-
-  private static boolean isValidName(String path) {
-    try {
-      StorePath.validate(path);
-      return true;
-    } catch (RuntimeException e) {
-      return false;
-    }
   }
 
   @Override

@@ -3,7 +3,6 @@ package dev.lancet.store.s3;
 import dev.lancet.core.store.StorageOptions;
 import java.net.URI;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -50,27 +49,20 @@ public final class S3Options {
   }
 
   private static Map<String, String> aliases() {
-    Map<String, String> a = new HashMap<>();
-    alias(a, ACCESS_KEY_ID, "access_key_id");
-    alias(a, SECRET_ACCESS_KEY, "secret_access_key");
-    alias(a, SESSION_TOKEN, "aws_token", "session_token", "token");
-    alias(a, REGION, "region");
-    alias(a, DEFAULT_REGION, "default_region");
-    alias(a, ENDPOINT, "aws_endpoint_url", "endpoint_url", "endpoint");
-    alias(a, VIRTUAL_HOSTED_STYLE, "virtual_hosted_style_request");
-    alias(a, SKIP_SIGNATURE, "skip_signature");
-    alias(a, ALLOW_HTTP, "aws_allow_http");
-    alias(a, TIMEOUT, "aws_timeout");
-    alias(a, CONNECT_TIMEOUT, "aws_connect_timeout");
-    alias(a, CLIENT_MAX_RETRIES);
-    return Map.copyOf(a);
-  }
-
-  private static void alias(Map<String, String> table, String canonical, String... more) {
-    table.put(canonical, canonical);
-    for (String m : more) {
-      table.put(m, canonical);
-    }
+    return new StorageOptions.Aliases()
+        .add(ACCESS_KEY_ID, "access_key_id")
+        .add(SECRET_ACCESS_KEY, "secret_access_key")
+        .add(SESSION_TOKEN, "aws_token", "session_token", "token")
+        .add(REGION, "region")
+        .add(DEFAULT_REGION, "default_region")
+        .add(ENDPOINT, "aws_endpoint_url", "endpoint_url", "endpoint")
+        .add(VIRTUAL_HOSTED_STYLE, "virtual_hosted_style_request")
+        .add(SKIP_SIGNATURE, "skip_signature")
+        .add(ALLOW_HTTP, "aws_allow_http")
+        .add(TIMEOUT, "aws_timeout")
+        .add(CONNECT_TIMEOUT, "aws_connect_timeout")
+        .add(CLIENT_MAX_RETRIES)
+        .build();
   }
 
   /** The resolved options by canonical key (the key of the shared client cache). */
@@ -144,20 +136,7 @@ public final class S3Options {
 
   /** Retries of a failed request that is safe to repeat (lance-core's default is 10). */
   public int maxRetries() {
-    Optional<String> value = options.get(CLIENT_MAX_RETRIES);
-    if (value.isEmpty()) {
-      return 10;
-    }
-    try {
-      int n = Integer.parseInt(value.get());
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // fall through to the error
-    }
-    throw new IllegalArgumentException("Storage option " + CLIENT_MAX_RETRIES + "=" + value.get()
-        + " is not a non-negative integer");
+    return options.nonNegativeInt(CLIENT_MAX_RETRIES, 10);
   }
 
   /**

@@ -63,13 +63,31 @@ public final class S3ProxyServer implements AutoCloseable {
     return shared;
   }
 
+  /**
+   * Runs a server by hand, e.g. for {@code ./lancet demo s3://...} (see the README): args
+   * {@code PORT BUCKET}; prints the storage options and serves until killed.
+   */
+  public static void main(String[] args) throws Exception {
+    int port = args.length > 0 ? Integer.parseInt(args[0]) : 9000;
+    String bucket = args.length > 1 ? args[1] : "demo-bucket";
+    S3ProxyServer server = start(port);
+    server.admin.createBucket(r -> r.bucket(bucket));
+    System.out.println("s3proxy (in-memory) on " + server.endpoint() + ", bucket " + bucket + "; storage options:");
+    server.storageOptions().forEach((k, v) -> System.out.println("  --storage-option " + k + "=" + v));
+    Thread.currentThread().join();
+  }
+
   /** Starts a new server on a free loopback port. */
   public static S3ProxyServer start() {
+    return start(0);
+  }
+
+  private static S3ProxyServer start(int port) {
     try {
       ServerFaults faults = new ServerFaults(new TransientNio2BlobStore());
       S3Proxy proxy = S3Proxy.builder()
           .blobStore(faults)
-          .endpoint(URI.create("http://127.0.0.1:0"))
+          .endpoint(URI.create("http://127.0.0.1:" + port))
           .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
           .metricsEnabled(true)
           .metricsPort(0)
