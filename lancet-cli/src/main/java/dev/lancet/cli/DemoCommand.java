@@ -141,7 +141,8 @@ public final class DemoCommand implements Callable<Integer> {
     String seconds = String.format(Locale.ROOT, "%.1f", report.elapsed().toMillis() / 1000.0);
     if (report.passed()) {
       out.println("All " + report.checks().size() + " checks passed in " + seconds + " s. Look around: ./lancet log "
-          + report.table() + " ; ./lancet show-txn " + report.table() + " --version N");
+          + report.table() + " ; ./lancet show-txn " + report.table() + " --version N"
+          + (report.table().isLocal() ? "" : " (with the same --storage-option flags)"));
     } else {
       out.println(failed + " of " + report.checks().size() + " checks FAILED"
           + (report.errors().isEmpty() ? "" : ", " + report.errors().size() + " writer error(s)")
