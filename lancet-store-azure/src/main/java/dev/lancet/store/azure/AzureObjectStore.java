@@ -18,6 +18,7 @@ import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
 import dev.lancet.core.store.AlreadyExistsException;
+import dev.lancet.core.store.Listing;
 import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectInfo;
 import dev.lancet.core.store.ObjectStore;
@@ -35,7 +36,6 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -248,26 +248,20 @@ public final class AzureObjectStore implements ObjectStore {
     String directory = StorePath.validatePrefix(prefix);
     String blobPrefix = location.blobPrefix(directory);
     int pageSize = (int) Math.max(1, Math.min(5000, (long) limit));
-    List<ObjectInfo> out = new ArrayList<>();
+    Listing out = new Listing(directory, blobPrefix);
     read(directory, () -> {
       Iterator<PagedResponse<BlobItem>> pages = container.listBlobsByHierarchy("/",
           new ListBlobsOptions().setPrefix(blobPrefix).setMaxResultsPerPage(pageSize), null).iterableByPage().iterator();
       while (out.size() < limit && pages.hasNext()) {
         for (BlobItem item : pages.next().getValue()) {
-          if (Boolean.TRUE.equals(item.isPrefix()) || item.getName().length() <= blobPrefix.length()) {
-            continue;
+          if (!Boolean.TRUE.equals(item.isPrefix())) {
+            out.offer(item.getName(), item.getProperties().getContentLength());
           }
-          String name = item.getName().substring(blobPrefix.length());
-          if (name.indexOf('/') >= 0 || StorePath.isTemporaryName(name) || !StorePath.isValid(directory + name)) {
-            continue;
-          }
-          out.add(new ObjectInfo(directory + name, item.getProperties().getContentLength()));
         }
       }
       return null;
     });
-    out.sort(Comparator.comparing(ObjectInfo::path));
-    return out.size() <= limit ? List.copyOf(out) : List.copyOf(out.subList(0, limit));
+    return out.first(limit);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.lancet.store.s3;
 
 import dev.lancet.core.store.AlreadyExistsException;
+import dev.lancet.core.store.Listing;
 import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectInfo;
 import dev.lancet.core.store.ObjectStore;
@@ -15,7 +16,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -404,7 +404,7 @@ public final class S3ObjectStore implements ObjectStore {
   private List<ObjectInfo> list(String prefix, int limit) throws IOException {
     String directory = StorePath.validatePrefix(prefix);
     String keyPrefix = location.keyPrefix(directory);
-    List<ObjectInfo> out = new ArrayList<>();
+    Listing out = new Listing(directory, keyPrefix);
     String token = null;
     while (out.size() < limit) {
       ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(location.bucket())
@@ -415,23 +415,14 @@ public final class S3ObjectStore implements ObjectStore {
       ListObjectsV2Request built = request.build();
       ListObjectsV2Response page = read("LIST", directory, () -> client.listObjectsV2(built));
       for (S3Object object : page.contents()) {
-        String key = object.key();
-        if (key.length() <= keyPrefix.length() || key.endsWith("/")) {
-          continue; // a directory marker, not an object
-        }
-        String name = key.substring(keyPrefix.length());
-        if (name.indexOf('/') >= 0 || StorePath.isTemporaryName(name) || !StorePath.isValid(directory + name)) {
-          continue;
-        }
-        out.add(new ObjectInfo(directory + name, object.size()));
+        out.offer(object.key(), object.size());
       }
       if (!Boolean.TRUE.equals(page.isTruncated())) {
         break;
       }
       token = page.nextContinuationToken();
     }
-    out.sort(Comparator.comparing(ObjectInfo::path));
-    return out.size() <= limit ? List.copyOf(out) : List.copyOf(out.subList(0, limit));
+    return out.first(limit);
   }
 
   @Override
