@@ -231,7 +231,7 @@ public final class BenchTables {
   }
 
   /** An in-memory Arrow reader producing one batch: {@code id} = 0..rows-1. */
-  private static final class IdReader extends ArrowReader {
+  static final class IdReader extends ArrowReader {
     private final int rows;
     private boolean done;
 

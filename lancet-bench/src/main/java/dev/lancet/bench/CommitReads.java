@@ -89,6 +89,11 @@ public final class CommitReads {
     try (Table ours = Table.open(dir.toString(), counted);
         Table other = Table.open(dir.toString(), new LocalObjectStore(dir))) {
       TransactionBuilder txn = append(ours.newTransaction(), "ours").policy(FAST_RETRY);
+      if (scenario == Scenario.STALE_READ) {
+        // Planned from an earlier read: such a plan names its read version, and the commit
+        // scans from it (no head start from newTransaction's latest entry, decision 0014).
+        txn.readVersion(txn.readVersion());
+      }
       CommitResult result;
       Map<Operation, Long> before = new EnumMap<>(Operation.class);
       if (scenario == Scenario.STALE_READ) {

@@ -101,6 +101,17 @@ final class TimingStore implements ObjectStore {
     return time(Call.LIST, () -> delegate.list(prefix));
   }
 
+  /** Timed as a {@link Call#LIST}. */
+  @Override
+  public List<ObjectInfo> listFirst(String prefix, int limit) throws IOException {
+    return time(Call.LIST, () -> delegate.listFirst(prefix, limit));
+  }
+
+  @Override
+  public boolean listsInPages() {
+    return delegate.listsInPages();
+  }
+
   @Override
   public void delete(String path) throws IOException {
     time(Call.DELETE, () -> {

@@ -37,7 +37,10 @@ public final class CommitCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
+  @Mixin
+  StorageOptionsMixin storage;
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory, file:///path, s3://bucket/path or az://container/path.")
   String location;
 
   @Option(names = "--file", required = true, paramLabel = "OP.json", description = "The operation.")
@@ -69,7 +72,7 @@ public final class CommitCommand implements Callable<Integer> {
     String text = Files.readString(file, StandardCharsets.UTF_8);
     TransactionProtos.Transaction txn = OperationJson.parse(text, file.toString());
     CommitResult result;
-    try (Table table = Table.open(location)) {
+    try (Table table = Table.open(location, storage.options())) {
       long planned = readVersion != null ? readVersion
           : txn.getReadVersion() != 0 ? txn.getReadVersion() : table.latest().version();
       String uuid = txn.getUuid().isEmpty() ? UUID.randomUUID().toString() : txn.getUuid();

@@ -10,6 +10,7 @@ import dev.lancet.demo.Acknowledged;
 import dev.lancet.demo.AttemptRecord;
 import dev.lancet.demo.Check;
 import dev.lancet.demo.ConcurrentWritersDemo;
+import dev.lancet.demo.DemoLocation;
 import dev.lancet.demo.DemoReport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,18 +29,18 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code lancet demo [DIR]}: the concurrent-writers demo ({@link ConcurrentWritersDemo}). Creates
+ * {@code lancet demo [TABLE]}: the concurrent-writers demo ({@link ConcurrentWritersDemo}). Creates
  * a table of real Lance data files, runs seven writers committing Transaction V2 operations at
  * once, prints every commit attempt, then checks the final table with Lancet and lance-core.
  * Exits {@link ExitCodes#INTERNAL} when a check fails: that would be a defect in Lancet.
  */
 @Command(name = "demo",
-    description = {"Creates a Lance table of real data files in DIR (default: a new temporary "
+    description = {"Creates a Lance table of real data files in TABLE (default: a new temporary "
         + "directory) and runs concurrent writers on it: appends with key assertions (one key "
         + "collision), a column added while appends land, a delete and a column rewrite of one "
         + "fragment, two deletes of another. Prints every commit attempt, then checks the final "
         + "table by reading it with Lancet and with lance-core.",
-        "Exit codes: 0 every check passed; 1 a check failed; 2 DIR is not empty."})
+        "Exit codes: 0 every check passed; 1 a check failed; 2 TABLE is not empty or cannot be opened."})
 public final class DemoCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -47,16 +48,21 @@ public final class DemoCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "DIR",
-      description = "An empty or new directory for the table (default: a new temporary directory).")
-  Path dir;
+  @Mixin
+  StorageOptionsMixin storage;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "TABLE",
+      description = "An empty or new directory for the table (default: a new temporary directory), or "
+          + "an empty s3://bucket/path or az://container/path (with --storage-option).")
+  String table;
 
   @Option(names = "--json", description = "Print the attempts and checks as one JSON object.")
   boolean json;
 
   @Override
   public Integer call() {
-    Path root = tableDirectory();
+    DemoLocation root = table != null && table.contains("://") && !table.startsWith("file:")
+        ? new DemoLocation(table, storage.options()) : DemoLocation.local(tableDirectory());
     PrintWriter out = spec.commandLine().getOut();
     if (!json) {
       out.println("Lancet demo: 7 writers commit Transaction V2 operations at once to a new table in " + root);
@@ -76,6 +82,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private Path tableDirectory() {
+    Path dir = table == null ? null : Path.of(table.startsWith("file:") ? java.net.URI.create(table).getPath() : table);
     if (dir == null) {
       try {
         return Files.createTempDirectory("lancet-demo-").toAbsolutePath();
@@ -113,7 +120,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     out.println();
     out.println("HISTORY");
-    try (Table table = Table.open(report.table().toString())) {
+    try (Table table = report.table().open()) {
       LogCommand.printAll(out, table);
     }
 
@@ -134,7 +141,8 @@ public final class DemoCommand implements Callable<Integer> {
     String seconds = String.format(Locale.ROOT, "%.1f", report.elapsed().toMillis() / 1000.0);
     if (report.passed()) {
       out.println("All " + report.checks().size() + " checks passed in " + seconds + " s. Look around: ./lancet log "
-          + report.table() + " ; ./lancet show-txn " + report.table() + " --version N");
+          + report.table() + " ; ./lancet show-txn " + report.table() + " --version N"
+          + (report.table().isLocal() ? "" : " (with the same --storage-option flags)"));
     } else {
       out.println(failed + " of " + report.checks().size() + " checks FAILED"
           + (report.errors().isEmpty() ? "" : ", " + report.errors().size() + " writer error(s)")

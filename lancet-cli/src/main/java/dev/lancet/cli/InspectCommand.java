@@ -25,8 +25,11 @@ public final class InspectCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE",
-      description = "The table: a directory, file:///path or memory://name.")
+      description = "The table: a directory, file:///path, memory://name, s3://bucket/path or az://container/path.")
   String location;
 
   @Mixin
@@ -51,7 +54,7 @@ public final class InspectCommand implements Callable<Integer> {
   public Integer call() {
     selector.validate();
     PrintWriter out = spec.commandLine().getOut();
-    try (Table table = Table.open(location)) {
+    try (Table table = Table.open(location, storage.options())) {
       Snapshot snapshot = selector.select(table);
       if (json && indices) {
         out.println(ProtoJson.print(IndexCodec.toProto(snapshot.indices())));

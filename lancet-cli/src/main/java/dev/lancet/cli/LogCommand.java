@@ -40,8 +40,11 @@ public final class LogCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE",
-      description = "The table: a directory, file:///path or memory://name.")
+      description = "The table: a directory, file:///path, memory://name, s3://bucket/path or az://container/path.")
   String location;
 
   @Option(names = "--json", description = "Print a JSON array of objects {version, timestamp, "
@@ -65,7 +68,7 @@ public final class LogCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--limit must be at least 1, not " + limit);
     }
     List<Entry> entries;
-    try (Table table = Table.open(location)) {
+    try (Table table = Table.open(location, storage.options())) {
       entries = newestFirst(table, limit == null ? Integer.MAX_VALUE : limit);
       if (entries.isEmpty()) {
         throw new CliException("the table at " + location + " has no versions in _versions/");

@@ -144,6 +144,6 @@ class ExitCodeTest {
 
   @Test
   void unsupportedLocationScheme() {
-    assertOneLineError(Cli.run("inspect", "s3://bucket/t"), "scheme 's3' is not supported");
+    assertOneLineError(Cli.run("inspect", "gs://bucket/t"), "scheme 'gs' is not supported");
   }
 }

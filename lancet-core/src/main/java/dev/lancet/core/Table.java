@@ -39,7 +39,23 @@ public final class Table implements AutoCloseable {
 
   /** Opens the table at a local path, {@code file://} URI or {@code memory://} name. */
   public static Table open(String location) {
-    return open(location, ObjectStores.forUri(location));
+    return open(location, java.util.Map.of());
+  }
+
+  /**
+   * Opens the table at any location {@link ObjectStores#forUri(String, java.util.Map)} serves
+   * ({@code s3://bucket/path}, {@code az://container/path} with the store modules on the
+   * classpath), with lance-core's storage options (e.g. {@code aws_endpoint}, {@code aws_region},
+   * {@code allow_http}); the same keys are also read from the environment.
+   */
+  public static Table open(String location, java.util.Map<String, String> storageOptions) {
+    ObjectStore store = ObjectStores.forUri(location, storageOptions);
+    try {
+      return open(location, store);
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
   }
 
   /**
@@ -90,11 +106,20 @@ public final class Table implements AutoCloseable {
     return new Table(location, store);
   }
 
-  /** Opens the table whose root the given store addresses. */
+  /**
+   * Opens the table whose root the given store addresses. On a local store a location without
+   * a table fails here; on an object store ({@link ObjectStore#listsInPages()}) opening sends no
+   * request, and the first read reports a missing table (as lance-core, whose open is its first
+   * read): the listing that would check it is the one every read of the latest version makes.
+   */
   public static Table open(String location, ObjectStore store) {
     Table table = new Table(location, store);
+    if (store.listsInPages()) {
+      return table;
+    }
     try {
-      if (store.list("_versions/").isEmpty()) {
+      // One entry is enough to know the table exists.
+      if (store.listFirst("_versions/", 1).isEmpty()) {
         throw new VersionNotFoundException("no Lance table at " + location
             + ": it has no _versions/ directory with manifests");
       }
@@ -166,7 +191,20 @@ public final class Table implements AutoCloseable {
    * {@code apply()} to preview or {@code commit()} to publish.
    */
   public dev.lancet.core.transaction.TransactionBuilder newTransaction() {
-    return new dev.lancet.core.transaction.TransactionBuilder(store, location, latest().version());
+    return new dev.lancet.core.transaction.TransactionBuilder(store, location, latestEntry());
+  }
+
+  /** The latest version's entry, without reading its manifest (the commit loop reads it). */
+  private VersionEntry latestEntry() {
+    try {
+      Optional<VersionEntry> entry = Versions.latest(store);
+      if (entry.isEmpty()) {
+        throw new VersionNotFoundException("no Lance table at " + location + ": it has no versions in _versions/");
+      }
+      return entry.get();
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the latest version of " + location, e);
+    }
   }
 
   /**
@@ -175,7 +213,7 @@ public final class Table implements AutoCloseable {
    */
   public dev.lancet.core.transaction.LegacyTransactionBuilder newLegacyTransaction(
       dev.lancet.core.operation.LegacyOperation operation) {
-    return new dev.lancet.core.transaction.LegacyTransactionBuilder(store, location, latest().version(), operation);
+    return new dev.lancet.core.transaction.LegacyTransactionBuilder(store, location, latestEntry(), operation);
   }
 
   @Override

@@ -57,6 +57,14 @@ public final class ConcurrentWritersDemo {
 
   /** Runs the demo in {@code dir}, which must be empty or not exist. */
   public static DemoReport run(Path dir) {
+    return run(DemoLocation.local(dir));
+  }
+
+  /**
+   * Runs the demo at {@code dir}: an empty or new directory, or an object-store location
+   * ({@code s3://bucket/path} with storage options) where no table and no data files are yet.
+   */
+  public static DemoReport run(DemoLocation dir) {
     long started = System.nanoTime();
     requireEmpty(dir);
     DemoTable.Initial initial;
@@ -133,12 +141,12 @@ public final class ConcurrentWritersDemo {
         Duration.ofNanos(System.nanoTime() - started));
   }
 
-  private static long verify(Path dir, DemoTable.Initial initial, List<Job> jobs,
+  private static long verify(DemoLocation dir, DemoTable.Initial initial, List<Job> jobs,
       List<AttemptRecord> attempts, List<Acknowledged> acks, List<Check> checks) {
-    try (Table table = Table.open(dir.toString())) {
+    try (Table table = dir.open()) {
       Manifest latest = table.latest().manifest();
       long version = latest.version();
-      checks.add(Check.equal("latest version: Lancet vs lance-core", version, LanceDatasets.latestVersion(dir)));
+      checks.add(Check.equal("latest version: Lancet vs lance-core", version, LanceDatasets.latestVersion(dir.uri(), dir.storageOptions())));
 
       // Every acknowledged commit is in the history, exactly once, at the version it was told.
       Map<String, List<Long>> versionsByUuid = new HashMap<>();
@@ -159,7 +167,7 @@ public final class ConcurrentWritersDemo {
       }
 
       // Row counts per fragment: Lancet's manifest (physical - deleted) vs lance-core.
-      SortedMap<Long, Long> lance = LanceDatasets.fragmentRowCounts(dir, version);
+      SortedMap<Long, Long> lance = LanceDatasets.fragmentRowCounts(dir.uri(), dir.storageOptions(), version);
       Set<Long> ids = new TreeSet<>(lance.keySet());
       latest.fragments().forEach(f -> ids.add(f.id()));
       for (long id : ids) {
@@ -174,7 +182,7 @@ public final class ConcurrentWritersDemo {
       acks.stream().sorted(Comparator.comparingLong(Acknowledged::version)).forEach(ack -> jobs.stream()
           .filter(j -> j.label().equals(ack.transaction())).findFirst().ifPresent(j -> intents.add(j.intent())));
       ExpectedTable model = new ExpectedTable(initial.idsByFragment(), intents);
-      long lanceCount = LanceDatasets.countRows(dir, version);
+      long lanceCount = LanceDatasets.countRows(dir.uri(), dir.storageOptions(), version);
       checks.add(new Check("total live rows: model, Lancet, lance-core", String.valueOf(model.rows.size()),
           "Lancet " + latest.liveRows() + ", lance-core " + lanceCount,
           model.rows.size() == latest.liveRows() && latest.liveRows() == lanceCount));
@@ -226,7 +234,19 @@ public final class ConcurrentWritersDemo {
     return uuid.length() > 8 ? uuid.substring(0, 8) : uuid;
   }
 
-  private static void requireEmpty(Path dir) {
+  private static void requireEmpty(DemoLocation location) {
+    if (!location.isLocal()) {
+      try (var store = location.store()) {
+        if (!store.listFirst("_versions/", 1).isEmpty() || !store.listFirst("data/", 1).isEmpty()) {
+          throw new IllegalArgumentException(location + " already holds a table or data files; name an empty "
+              + "location for the demo table");
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("listing " + location, e);
+      }
+      return;
+    }
+    Path dir = Path.of(location.uri());
     if (!Files.exists(dir)) {
       return;
     }

@@ -1,6 +1,5 @@
 package dev.lancet.demo;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -9,7 +8,7 @@ import java.util.List;
  * checks of the final table, and errors a writer hit that were not part of the plan.
  */
 public record DemoReport(
-    Path table,
+    DemoLocation table,
     long finalVersion,
     List<AttemptRecord> attempts,
     List<Acknowledged> acknowledged,

@@ -5,7 +5,7 @@ import dev.lancet.core.action.AssertUniqueKeys;
 import dev.lancet.core.action.Ref;
 import dev.lancet.core.commit.CommitResult;
 import dev.lancet.core.commit.VersionPublisher;
-import dev.lancet.core.store.LocalObjectStore;
+import dev.lancet.core.store.ObjectStore;
 import dev.lancet.datafile.lance.LanceDataFiles;
 import dev.lancet.format.codec.SchemaCodec;
 import dev.lancet.format.layout.ManifestNaming;
@@ -52,8 +52,8 @@ public final class DemoTable {
 
   private DemoTable() {}
 
-  /** Creates the table in the empty (or new) directory {@code root}. */
-  public static Initial create(Path root, BufferAllocator alloc, int fragments, int rowsPerFragment) {
+  /** Creates the table at {@code root}, an empty (or new) directory or object-store location. */
+  public static Initial create(DemoLocation root, BufferAllocator alloc, int fragments, int rowsPerFragment) {
     publishSchema(root);
     List<DataFile> files = new ArrayList<>();
     List<List<Long>> ids = new ArrayList<>();
@@ -61,13 +61,13 @@ public final class DemoTable {
     for (int f = 0; f < fragments; f++) {
       List<Long> fragmentIds = DemoRows.range((long) f * rowsPerFragment, (long) (f + 1) * rowsPerFragment);
       try (VectorSchemaRoot data = DemoRows.idsAndValues(alloc, fragmentIds)) {
-        files.add(LanceDataFiles.write(root, data));
+        files.add(LanceDataFiles.write(root.uri(), root.storageOptions(), data));
         keys.add(List.<FieldVector>of(data.getVector(DemoRows.ID)));
       }
       ids.add(fragmentIds);
     }
     CommitResult loaded;
-    try (Table table = Table.open(root.toString())) {
+    try (Table table = root.open()) {
       loaded = table.newTransaction()
           .step("load " + fragments + " fragments of " + rowsPerFragment + " rows", s -> {
             for (int f = 0; f < fragments; f++) {
@@ -87,8 +87,8 @@ public final class DemoTable {
     return new Initial(loaded.version(), byFragment);
   }
 
-  private static void publishSchema(Path root) {
-    try (LocalObjectStore store = new LocalObjectStore(root)) {
+  private static void publishSchema(DemoLocation root) {
+    try (ObjectStore store = root.store()) {
       Manifest v1 = Manifest.builder()
           .schema(SCHEMA)
           .version(1)

@@ -2,7 +2,6 @@ package dev.lancet.demo;
 
 import dev.lancet.datafile.lance.LanceDatasets;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -28,8 +27,8 @@ public final class LanceReads {
    * Every live row at {@code version} matching {@code filter} (a lance-core SQL predicate, or
    * empty for all), sorted by id; columns {@code value} and {@code score} when the table has them.
    */
-  public static List<Row> scan(Path table, long version, Optional<String> filter) {
-    return LanceDatasets.withDataset(table, Optional.of(version), ds -> {
+  public static List<Row> scan(DemoLocation table, long version, Optional<String> filter) {
+    return LanceDatasets.withDataset(table.uri(), table.storageOptions(), Optional.of(version), ds -> {
       List<String> names = ds.getSchema().getFields().stream().map(f -> f.getName()).toList();
       List<String> wanted = new ArrayList<>(List.of(DemoRows.ID));
       for (String c : List.of(DemoRows.VALUE, DemoRows.SCORE)) {

@@ -39,7 +39,7 @@ final class Planners {
    * Inserts {@code ids} that do not exist yet at the read version (looked up with lance-core),
    * as one new fragment, asserting that no concurrent commit inserts any of them.
    */
-  static Planner appendIfAbsent(Path dir, List<Long> ids) {
+  static Planner appendIfAbsent(DemoLocation dir, List<Long> ids) {
     return (table, read) -> {
       long lo = Collections.min(ids);
       long hi = Collections.max(ids);
@@ -57,7 +57,7 @@ final class Planners {
       AssertUniqueKeys assertion;
       try (BufferAllocator alloc = new RootAllocator();
           VectorSchemaRoot root = DemoRows.idsAndValues(alloc, fresh)) {
-        file = LanceDataFiles.write(dir, root);
+        file = LanceDataFiles.write(dir.uri(), dir.storageOptions(), root);
         assertion = new AssertUniqueKeys(List.of(Ref.committed(fieldId(read.manifest(), DemoRows.ID))),
             KeyFilterBuilder.build(List.<FieldVector>of(root.getVector(DemoRows.ID))));
       }
@@ -73,14 +73,14 @@ final class Planners {
   }
 
   /** Adds the {@code score} column with a data file for each listed fragment still present. */
-  static Planner addScoreColumn(Path dir, Map<Long, List<Long>> idsByFragment) {
+  static Planner addScoreColumn(DemoLocation dir, Map<Long, List<Long>> idsByFragment) {
     return (table, read) -> {
       Map<Long, DataFile> files = new LinkedHashMap<>();
       try (BufferAllocator alloc = new RootAllocator()) {
         for (var e : idsByFragment.entrySet()) {
           if (read.manifest().fragment(e.getKey()).isPresent()) {
             try (VectorSchemaRoot root = DemoRows.scores(alloc, e.getValue())) {
-              files.put(e.getKey(), LanceDataFiles.write(dir, root));
+              files.put(e.getKey(), LanceDataFiles.write(dir.uri(), dir.storageOptions(), root));
             }
           }
         }
@@ -132,12 +132,12 @@ final class Planners {
    * Rewrites the {@code value} column of {@code fragment}: a new data file for it replaces the
    * old slot (TombstoneFieldData, then AddDataFile of the same field).
    */
-  static Planner rewriteValues(Path dir, List<Long> physicalIds, long fragment) {
+  static Planner rewriteValues(DemoLocation dir, List<Long> physicalIds, long fragment) {
     return (table, read) -> {
       DataFile file;
       try (BufferAllocator alloc = new RootAllocator();
           VectorSchemaRoot root = DemoRows.values(alloc, physicalIds, DemoRows::rewrittenValue)) {
-        file = LanceDataFiles.write(dir, root);
+        file = LanceDataFiles.write(dir.uri(), dir.storageOptions(), root);
       }
       int value = fieldId(read.manifest(), DemoRows.VALUE);
       return table.newTransaction().readVersion(read.version())

@@ -23,12 +23,12 @@ final class Writer implements Runnable {
   private static final long WAIT_SECONDS = 120;
 
   private final String name;
-  private final Path dir;
+  private final DemoLocation dir;
   private final List<Job> jobs;
   private final CyclicBarrier start;
   private final DemoLog log;
 
-  Writer(String name, Path dir, List<Job> jobs, CyclicBarrier start, DemoLog log) {
+  Writer(String name, DemoLocation dir, List<Job> jobs, CyclicBarrier start, DemoLog log) {
     this.name = name;
     this.dir = dir;
     this.jobs = List.copyOf(jobs);
@@ -42,7 +42,7 @@ final class Writer implements Runnable {
 
   @Override
   public void run() {
-    try (Table table = Table.open(dir.toString())) {
+    try (Table table = dir.open()) {
       List<TransactionBuilder> planned = new ArrayList<>();
       boolean ready = false;
       try {

@@ -66,7 +66,7 @@ class ConcurrentWritersDemoTest {
     long version = report.finalVersion();
     // 300 initial - 10 (D) - 20 (F 10, G 10 new + 1 shared) + 50 (A) + 50 (B1) + 49 (B2 without 1049)
     long expected = 300 - 10 - 20 + 50 + 50 + 49;
-    assertThat(LanceDatasets.countRows(report.table(), version)).isEqualTo(expected);
+    assertThat(LanceDatasets.countRows(report.table().uri(), report.table().storageOptions(), version)).isEqualTo(expected);
     try (Table table = Table.open(report.table().toString())) {
       assertThat(table.latest().manifest().liveRows()).isEqualTo(expected);
     }
@@ -80,6 +80,6 @@ class ConcurrentWritersDemoTest {
     assertThat(row150.value()).contains("v-150");
     LanceReads.Row appended = rows.stream().filter(r -> r.id() == 1050).findFirst().orElseThrow();
     assertThat(appended.score()).isEmpty();                // appended without score data: null
-    assertThat(LanceDatasets.columns(report.table(), version)).containsExactly("id", "value", "score");
+    assertThat(LanceDatasets.columns(report.table().uri(), report.table().storageOptions(), version)).containsExactly("id", "value", "score");
   }
 }

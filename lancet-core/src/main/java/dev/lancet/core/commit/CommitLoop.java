@@ -52,6 +52,19 @@ public final class CommitLoop {
   }
 
   public CommitResult commit(PendingCommit initial) {
+    return commit(initial, Optional.empty());
+  }
+
+  /**
+   * Commits with a head start: {@code freshRead} is the entry of the transaction's read
+   * version, seen as the latest when the transaction was started, and may be given only for a
+   * transaction whose uuid is new (no earlier attempt of it can have landed). The first attempt
+   * then loads that manifest directly instead of finding the latest version first (a listing
+   * on an object store; the hint and probes on a local one), and lets the put-if-absent find
+   * out whether another writer came in between: if one did, the put fails and the next attempt
+   * scans as usual.
+   */
+  public CommitResult commit(PendingCommit initial, Optional<VersionEntry> freshRead) {
     PendingCommit pending = initial;
     String uuid = initial.transaction().getUuid();
     long readVersion = initial.transaction().getReadVersion();
@@ -71,7 +84,8 @@ public final class CommitLoop {
       long attemptStart = System.nanoTime();
       long blockedAt = checkedUpTo + 1;
       try {
-        Snapshot latest = Snapshot.latest(store, location);
+        Snapshot latest = attempts == 1 && freshRead.isPresent() && freshRead.get().version() == readVersion
+            ? Snapshot.load(store, freshRead.get()) : Snapshot.latest(store, location);
         latest.requireWritable();
         if (latest.version() < readVersion) {
           throw new VersionNotFoundException("the transaction read version " + readVersion

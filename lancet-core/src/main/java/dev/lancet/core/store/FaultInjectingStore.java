@@ -272,6 +272,17 @@ public final class FaultInjectingStore implements ObjectStore {
     return call(Operation.LIST, StorePath.validatePrefix(prefix), () -> delegate.list(prefix));
   }
 
+  /** Counted and faulted as a {@link Operation#LIST}. */
+  @Override
+  public List<ObjectInfo> listFirst(String prefix, int limit) throws IOException {
+    return call(Operation.LIST, StorePath.validatePrefix(prefix), () -> delegate.listFirst(prefix, limit));
+  }
+
+  @Override
+  public boolean listsInPages() {
+    return delegate.listsInPages();
+  }
+
   @Override
   public void delete(String path) throws IOException {
     call(Operation.DELETE, StorePath.validate(path), () -> {

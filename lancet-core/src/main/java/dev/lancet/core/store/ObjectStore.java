@@ -74,6 +74,29 @@ public interface ObjectStore extends AutoCloseable {
    */
   List<ObjectInfo> list(String prefix) throws IOException;
 
+  /**
+   * The first {@code limit} entries of {@link #list(String)} (same order, same filtering).
+   * Stores that list in pages ({@link #listsInPages()}) answer it with one request when
+   * {@code limit} fits in a page; the default lists everything and keeps the first entries.
+   */
+  default List<ObjectInfo> listFirst(String prefix, int limit) throws IOException {
+    if (limit < 0) {
+      throw new IllegalArgumentException("Negative listing limit " + limit);
+    }
+    List<ObjectInfo> all = list(prefix);
+    return all.size() <= limit ? all : List.copyOf(all.subList(0, limit));
+  }
+
+  /**
+   * Whether {@link #listFirst} costs one request however many objects the prefix holds, as on
+   * an object store (S3, Azure). Readers then find the newest V2-named manifest by listing its
+   * first entry instead of reading a version hint and probing, and writers keep no hint there,
+   * as lance-core does on object stores. False for a directory, where a listing reads it whole.
+   */
+  default boolean listsInPages() {
+    return false;
+  }
+
   /** Deletes an object; deleting an absent object is not an error. */
   void delete(String path) throws IOException;
 

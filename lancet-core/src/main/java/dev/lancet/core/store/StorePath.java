@@ -110,6 +110,16 @@ public final class StorePath {
     return path.substring(path.lastIndexOf('/') + 1);
   }
 
+  /** Whether {@code path} is a valid object path (what {@link #validate} accepts). */
+  public static boolean isValid(String path) {
+    try {
+      validate(path);
+      return true;
+    } catch (InvalidStorePathException e) {
+      return false;
+    }
+  }
+
   /** Whether a file name (one segment) is a temporary file of an in-flight write. */
   public static boolean isTemporaryName(String name) {
     return name.startsWith(TEMP_PREFIX);

@@ -37,6 +37,8 @@ public final class LegacyTransactionBuilder {
   private long readVersion;
   private final Map<String, String> properties = new LinkedHashMap<>();
   private String uuid = UUID.randomUUID().toString();
+  // The read version's entry while it is the latest one seen and the uuid is fresh (see commit()).
+  private java.util.Optional<dev.lancet.core.version.VersionEntry> freshRead = java.util.Optional.empty();
   private CommitPolicy policy = CommitPolicy.DEFAULT;
   private Consumer<CommitAttempt> observer = attempt -> { };
 
@@ -46,16 +48,26 @@ public final class LegacyTransactionBuilder {
     this.readVersion = readVersion;
     this.operation = Objects.requireNonNull(operation, "operation");
   }
+  /** Planned against {@code latest}, the latest version just read (see {@link TransactionBuilder}). */
+  public LegacyTransactionBuilder(ObjectStore store, String location, dev.lancet.core.version.VersionEntry latest,
+      LegacyOperation operation) {
+    this(store, location, latest.version(), operation);
+    this.freshRead = java.util.Optional.of(latest);
+  }
+
 
   /** Plans the commit against {@code version}, as a writer that read it. */
   public LegacyTransactionBuilder readVersion(long version) {
     this.readVersion = version;
+    // A read version the caller names comes from its own earlier read: scan from it.
+    freshRead = java.util.Optional.empty();
     return this;
   }
 
   /** Keeps the transaction's identity across re-submissions. */
   public LegacyTransactionBuilder uuid(String transactionUuid) {
     this.uuid = transactionUuid;
+    freshRead = java.util.Optional.empty();
     return this;
   }
 
@@ -110,6 +122,6 @@ public final class LegacyTransactionBuilder {
 
   /** Publishes the operation as the next version, rebasing over concurrent commits. */
   public CommitResult commit() {
-    return new CommitLoop(store, location, policy, observer).commit(new LegacyCommit(store, toTransaction()));
+    return new CommitLoop(store, location, policy, observer).commit(new LegacyCommit(store, toTransaction()), freshRead);
   }
 }

@@ -42,6 +42,8 @@ public final class TransactionBuilder {
   private final List<UserStep> steps = new ArrayList<>();
   private final Map<String, String> properties = new LinkedHashMap<>();
   private String uuid = UUID.randomUUID().toString();
+  // The read version's entry while it is the latest one seen and the uuid is fresh (see commit()).
+  private java.util.Optional<dev.lancet.core.version.VersionEntry> freshRead = java.util.Optional.empty();
   private CommitPolicy policy = CommitPolicy.DEFAULT;
   private Consumer<CommitAttempt> observer = attempt -> { };
 
@@ -49,6 +51,17 @@ public final class TransactionBuilder {
     this.store = store;
     this.location = location;
     this.readVersion = readVersion;
+  }
+
+  /**
+   * Planned against {@code latest}, the latest version just read; the commit's first attempt
+   * starts from it without looking up the latest version again (unless the read version or the
+   * uuid is set: a read version the caller names comes from its own, possibly older, read, and a
+   * re-submitted uuid must be looked for in the history first).
+   */
+  public TransactionBuilder(ObjectStore store, String location, dev.lancet.core.version.VersionEntry latest) {
+    this(store, location, latest.version());
+    this.freshRead = java.util.Optional.of(latest);
   }
 
   /** Adds a step whose actions {@code body} collects. */
@@ -68,12 +81,15 @@ public final class TransactionBuilder {
   /** Plans the commit against {@code version}, as a writer that read it. */
   public TransactionBuilder readVersion(long version) {
     this.readVersion = version;
+    // A read version the caller names comes from its own earlier read: scan from it.
+    freshRead = java.util.Optional.empty();
     return this;
   }
 
   /** Keeps the transaction's identity across re-submissions. */
   public TransactionBuilder uuid(String transactionUuid) {
     this.uuid = transactionUuid;
+    freshRead = java.util.Optional.empty();
     return this;
   }
 
@@ -125,7 +141,8 @@ public final class TransactionBuilder {
 
   /** Publishes the operation as the next version, rebasing over concurrent commits. */
   public CommitResult commit() {
-    return new CommitLoop(store, location, policy, observer).commit(operation(), toTransaction());
+    return new CommitLoop(store, location, policy, observer).commit(
+        new dev.lancet.core.commit.CompositeCommit(operation(), toTransaction()), freshRead);
   }
 
   private Snapshot latest() {

@@ -34,7 +34,7 @@ public final class Snapshot {
   public static Snapshot latest(ObjectStore store, String location) throws IOException {
     Optional<VersionEntry> entry = Versions.latest(store);
     if (entry.isEmpty()) {
-      throw new VersionNotFoundException("the table at " + location + " has no versions");
+      throw new VersionNotFoundException("no Lance table at " + location + ": it has no versions in _versions/");
     }
     return load(store, entry.get());
   }

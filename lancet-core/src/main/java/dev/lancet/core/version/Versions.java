@@ -56,6 +56,9 @@ public final class Versions {
    * back to a full listing when the hint is missing, unreadable or names no manifest.
    */
   public static Optional<VersionEntry> latest(ObjectStore store) throws IOException {
+    if (store.listsInPages()) {
+      return latestByListing(store);
+    }
     OptionalLong hint = readHint(store);
     if (hint.isPresent()) {
       Optional<VersionEntry> start = find(store, hint.getAsLong());
@@ -70,6 +73,26 @@ public final class Versions {
         }
       }
       LOG.debug("version hint {} names no manifest; listing _versions/", hint.getAsLong());
+    }
+    List<VersionEntry> all = list(store);
+    return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+  }
+
+  /**
+   * On an object store: V2 manifest names sort newest first, so the first entry of a listing of
+   * {@code _versions/} is the latest version (one request; S3 and Azure listings are strongly
+   * consistent). A table named V1, or one whose first entry is anything else, is listed whole.
+   * This is what lance-core does on object stores (it keeps no version hint there).
+   */
+  private static Optional<VersionEntry> latestByListing(ObjectStore store) throws IOException {
+    List<ObjectInfo> first = store.listFirst(ManifestNaming.VERSIONS_DIR, 1);
+    if (first.isEmpty()) {
+      return Optional.empty();
+    }
+    ObjectInfo info = first.get(0);
+    Optional<ManifestNaming.Parsed> parsed = ManifestNaming.parse(info.name());
+    if (parsed.isPresent() && parsed.get().naming() == ManifestNaming.V2 && !parsed.get().detached()) {
+      return Optional.of(new VersionEntry(parsed.get().version(), info.path(), ManifestNaming.V2, info.size()));
     }
     List<VersionEntry> all = list(store);
     return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
@@ -121,8 +144,15 @@ public final class Versions {
     }
   }
 
-  /** Writes the hint file the way Lance does (best effort; a stale hint is harmless). */
+  /**
+   * Writes the hint file the way Lance does (best effort; a stale hint is harmless). Not on
+   * object stores ({@link ObjectStore#listsInPages()}): readers find the latest version there
+   * by listing, as lance-core does, so a hint would only cost a request per commit.
+   */
   public static void writeHint(ObjectStore store, long version) {
+    if (store.listsInPages()) {
+      return;
+    }
     try {
       store.putAdvisory(HINT_PATH, ("{\"version\":" + Long.toUnsignedString(version) + "}")
           .getBytes(StandardCharsets.UTF_8));

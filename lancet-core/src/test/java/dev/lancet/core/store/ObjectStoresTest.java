@@ -44,10 +44,18 @@ class ObjectStoresTest {
 
   @Test
   void unsupportedOrMalformedLocationsAreRejectedWithTheSupportedForms() {
+    // No store module is on lancet-core's own test classpath: the error names the one to add.
     assertThatThrownBy(() -> ObjectStores.forUri("s3://bucket/table"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("s3://bucket/table")
-        .hasMessageContaining("scheme 's3'")
+        .hasMessage("Cannot open s3://bucket/table: no object store for 's3://' on the classpath; "
+            + "add the module dev.lancet:lancet-store-s3");
+    assertThatThrownBy(() -> ObjectStores.forUri("az://container/table", java.util.Map.of("azure_storage_use_emulator", "true")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("add the module dev.lancet:lancet-store-azure");
+    assertThatThrownBy(() -> ObjectStores.forUri("gs://bucket/table"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("gs://bucket/table")
+        .hasMessageContaining("scheme 'gs'")
         .hasMessageContaining("file:///")
         .hasMessageContaining("memory://name");
     assertThatThrownBy(() -> ObjectStores.forUri("")).isInstanceOf(IllegalArgumentException.class)

@@ -1,5 +1,8 @@
 package dev.lancet.datafile.lance;
 
+import dev.lancet.core.store.LocalObjectStore;
+import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.store.ObjectStores;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.table.schema.ColumnLayout;
 import java.io.IOException;
@@ -32,8 +35,40 @@ public final class LanceDataFiles {
    * bound by the AddDataFile action). Every root field must be a primitive (one column each).
    */
   public static DataFile write(Path table, VectorSchemaRoot root) {
+    return write(table.toAbsolutePath().toString(), Map.of(), root);
+  }
+
+  /**
+   * The same for a table at any URI ({@code s3://bucket/t}, {@code az://...}, a path):
+   * lance-core writes the file straight to {@code <uri>/data/<uuid>.lance} with the table's
+   * storage options, and the size is read back through Lancet's store for that URI.
+   */
+  public static DataFile write(String tableUri, Map<String, String> storageOptions,
+      VectorSchemaRoot root) {
     String name = UUID.randomUUID() + ".lance";
-    long size = writeFile(table.resolve("data").resolve(name), root, FILE_VERSION);
+    String relative = "data/" + name;
+    String location = FileUris.resolve(tableUri, relative);
+    if (root.getFieldVectors().isEmpty()) {
+      throw new IllegalArgumentException("a data file needs at least one column: " + location);
+    }
+    BufferAllocator alloc = root.getFieldVectors().get(0).getAllocator();
+    try (ObjectStore store = ObjectStores.forUri(tableUri, storageOptions)) {
+      if (store instanceof LocalObjectStore) {
+        Files.createDirectories(Path.of(location).getParent());
+      }
+      LanceFileWriter writer = open(location, alloc, null, Optional.of(FILE_VERSION), storageOptions);
+      try {
+        write(writer, root, alloc, location);
+      } finally {
+        close(writer, location);
+      }
+      return entry(name, root, store.size(relative));
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing the Lance data file " + location, e);
+    }
+  }
+
+  private static DataFile entry(String name, VectorSchemaRoot root, long size) {
     String[] majorMinor = FILE_VERSION.split("\\.");
     return new DataFile(name, List.of(), ColumnLayout.columnIndices(root.getFieldVectors().size()),
         Integer.parseInt(majorMinor[0]), Integer.parseInt(majorMinor[1]), size);
