@@ -37,6 +37,9 @@ public final class AddColumnsCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
   String location;
 
@@ -61,7 +64,7 @@ public final class AddColumnsCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     CommitInfo info;
     try (BufferAllocator alloc = new RootAllocator();
-        LanceTable table = LanceTable.open(location)) {
+        LanceTable table = LanceTable.open(location, storage.options())) {
       if (source.nulls != null) {
         List<Field> fields = new ArrayList<>();
         for (String spec : source.nulls) {

@@ -28,6 +28,9 @@ public final class AlterColumnsCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
   String location;
 
@@ -46,7 +49,7 @@ public final class AlterColumnsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommitInfo info;
-    try (LanceTable table = LanceTable.open(location)) {
+    try (LanceTable table = LanceTable.open(location, storage.options())) {
       AlterColumns alter = table.alterColumns();
       for (String r : renames == null ? List.<String>of() : renames) {
         String[] kv = TypeSpecs.pair(r, "--rename");

@@ -31,6 +31,9 @@ public final class AppendCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
   String location;
 
@@ -57,7 +60,7 @@ public final class AppendCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     try (BufferAllocator alloc = new RootAllocator();
-        LanceTable table = LanceTable.open(location);
+        LanceTable table = LanceTable.open(location, storage.options());
         ArrowReader reader = InputFiles.open(from, Optional.ofNullable(inputFormat)
             .map(InputFiles::parseFormat), Optional.of(table.schema()), alloc);
         Progress p = new Progress(spec.commandLine().getErr(), progress, "appended")) {

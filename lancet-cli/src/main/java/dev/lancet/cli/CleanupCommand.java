@@ -24,6 +24,9 @@ public final class CleanupCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
   String location;
 
@@ -39,7 +42,7 @@ public final class CleanupCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CleanupReport r;
-    try (LanceTable table = LanceTable.open(location)) {
+    try (LanceTable table = LanceTable.open(location, storage.options())) {
       var cleanup = table.cleanup().olderThan(Durations.parse(olderThan));
       r = dryRun ? cleanup.dryRun() : cleanup.commit();
     }

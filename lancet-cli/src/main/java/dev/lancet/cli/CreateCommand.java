@@ -32,6 +32,9 @@ public final class CreateCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The new table: a directory or file:///path.")
   String location;
 
@@ -62,6 +65,7 @@ public final class CreateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     CreateOptions.Builder options = CreateOptions.builder().storageVersion(storageVersion)
+        .storageOptions(storage.options())
         .stableRowIds(stableRowIds);
     if (maxRowsPerFile != null) {
       options.maxRowsPerFile(maxRowsPerFile);

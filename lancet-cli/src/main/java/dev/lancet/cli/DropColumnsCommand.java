@@ -24,6 +24,9 @@ public final class DropColumnsCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
   String location;
 
@@ -37,7 +40,7 @@ public final class DropColumnsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommitInfo info;
-    try (LanceTable table = LanceTable.open(location)) {
+    try (LanceTable table = LanceTable.open(location, storage.options())) {
       info = table.dropColumns(columns.toArray(String[]::new));
     }
     Results.print(spec, json, "dropped " + String.join(", ", columns) + " as version " + info.version(),

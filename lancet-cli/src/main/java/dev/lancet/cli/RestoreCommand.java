@@ -22,6 +22,9 @@ public final class RestoreCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
   String location;
 
@@ -34,7 +37,7 @@ public final class RestoreCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommitInfo info;
-    try (LanceTable table = LanceTable.open(location)) {
+    try (LanceTable table = LanceTable.open(location, storage.options())) {
       info = table.restore(version);
     }
     Results.print(spec, json, "restored version " + version + " as version " + info.version(),

@@ -27,6 +27,9 @@ public final class ScanCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
   String location;
 
@@ -69,7 +72,7 @@ public final class ScanCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     ScanOutput.Format f = ScanOutput.parse(format);
-    try (LanceTable table = LanceTable.open(location)) {
+    try (LanceTable table = LanceTable.open(location, storage.options())) {
       Scan scan = table.newScan();
       if (columns != null) {
         scan.select(columns);

@@ -24,6 +24,9 @@ public final class TagCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
+  @Mixin
+  StorageOptionsMixin storage;
+
   @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
   String location;
 
@@ -41,7 +44,7 @@ public final class TagCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LanceTable table = LanceTable.open(location)) {
+    try (LanceTable table = LanceTable.open(location, storage.options())) {
       switch (action) {
         case "list" -> {
           List<TagInfo> tags = table.tags().list();

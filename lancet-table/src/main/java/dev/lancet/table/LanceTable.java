@@ -158,7 +158,9 @@ public final class LanceTable implements AutoCloseable {
   private static TableContext context(String uri, Map<String, String> storageOptions,
       Optional<DataFileFormat> dataFiles) {
     DataFileFormat format = dataFiles.orElseGet(DataFileFormats::discover);
-    ObjectStore store = ObjectStores.forUri(uri);
+    // One URI and one map of lance-core's storage options name the table for the kernel's store
+    // and for the data files lance-core writes and reads.
+    ObjectStore store = ObjectStores.forUri(uri, storageOptions);
     BufferAllocator allocator = new RootAllocator();
     return new TableContext(uri, Map.copyOf(storageOptions), store, format, allocator);
   }

@@ -43,7 +43,9 @@ abstract class ObjectStoreContract {
 
   @AfterEach
   void closeStore() {
-    store.close();
+    if (store != null) { // null when newStore() skipped the test (its server is not installed)
+      store.close();
+    }
   }
 
   static byte[] bytes(String text) {

@@ -48,7 +48,7 @@ class S3CliTest {
     }
     Result inspect = run(withOptions(opts, "inspect", uri, "--json"));
     assertThat(inspect.code()).as(inspect.err()).isZero();
-    assertThat(inspect.out()).contains("\"version\": \"1\"");
+    assertThat(inspect.out()).contains("\"version\": 1,");
 
     Path op = Files.writeString(dir.resolve("op.json"), com.google.protobuf.util.JsonFormat.printer().print(
         dev.lancet.core.action.ActionCodec.encode(new dev.lancet.core.action.CompositeOperation(List.of(

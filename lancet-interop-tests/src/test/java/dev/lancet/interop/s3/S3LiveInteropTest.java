@@ -9,7 +9,6 @@ import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.ObjectStores;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.core.version.VersionEntry;
-import dev.lancet.demo.LanceReads;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.pb.TransactionProtos;
@@ -212,7 +211,7 @@ class S3LiveInteropTest {
     List<Long> ids = new ArrayList<>();
     try (Dataset ds = Dataset.open().allocator(alloc).uri(uri)
         .readOptions(new ReadOptions.Builder().setStorageOptions(opts).setVersion(version).build()).build()) {
-      LanceReads.scanBatches(ds, new ScanOptions.Builder().columns(List.of("id")).batchSize(4096).build(), root -> {
+      dev.lancet.datafile.lance.LanceDatasets.scanBatches(ds, new ScanOptions.Builder().columns(List.of("id")).batchSize(4096).build(), root -> {
         BigIntVector id = (BigIntVector) root.getVector("id");
         for (int i = 0; i < root.getRowCount(); i++) {
           ids.add(id.get(i));
