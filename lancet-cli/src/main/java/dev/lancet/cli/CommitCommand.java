@@ -5,15 +5,15 @@ import com.google.protobuf.Value;
 import dev.lancet.core.Table;
 import dev.lancet.core.action.ActionCodec;
 import dev.lancet.core.commit.CommitResult;
+import dev.lancet.core.commit.PublishChecks;
 import dev.lancet.core.operation.LegacyOperationCodec;
 import dev.lancet.core.transaction.LegacyTransactionBuilder;
 import dev.lancet.core.transaction.OperationJson;
 import dev.lancet.core.transaction.TransactionBuilder;
+import dev.lancet.format.layout.BasePathPolicy;
 import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -56,16 +56,37 @@ public final class CommitCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
+  @Option(names = "--allow-base", paramLabel = "LOCATION",
+      description = "Allow the operation to register base paths at or below LOCATION (repeatable; "
+          + "'*' allows any). Base paths make readers read files outside the table, so none is "
+          + "allowed by default.")
+  java.util.List<String> allowedBases = new java.util.ArrayList<>();
+
+  @Option(names = "--no-verify-files",
+      description = "Do not look up the files the operation adds before committing (for a writer "
+          + "that has just written and checked them itself). By default each new data, deletion "
+          + "and index file must exist with its recorded size.")
+  boolean noVerifyFiles;
+
+  @Option(names = "--max-file-bytes", paramLabel = "BYTES", defaultValue = "33554432",
+      description = "The largest operation file read (default: ${DEFAULT-VALUE}, 32 MiB).")
+  long maxFileBytes;
+
   @Override
   public Integer call() throws IOException {
     if (maxRetries < 0) {
       throw new CliException("--max-retries must not be negative, not " + maxRetries);
     }
-    if (!Files.isRegularFile(file)) {
-      throw new CliException("operation file " + file + " does not exist");
+    if (readVersion != null && readVersion < 1) {
+      throw new CliException("--read-version must be a version number (1 or more), not "
+          + Long.toUnsignedString(readVersion) + (readVersion < 0 ? " (" + readVersion
+          + " as a signed number)" : ""));
     }
-    String text = Files.readString(file, StandardCharsets.UTF_8);
+    String text = OperationFiles.read(file, maxFileBytes);
     TransactionProtos.Transaction txn = OperationJson.parse(text, file.toString());
+    PublishChecks checks = PublishChecks.DEFAULT.withVerifyNewFiles(!noVerifyFiles)
+        .withBasePaths(allowedBases.contains("*") ? BasePathPolicy.allowAll()
+            : BasePathPolicy.allowUnder(allowedBases));
     CommitResult result;
     try (Table table = Table.open(location)) {
       long planned = readVersion != null ? readVersion
@@ -74,13 +95,13 @@ public final class CommitCommand implements Callable<Integer> {
       if (txn.getOperationCase() == TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION) {
         TransactionBuilder builder = table.newTransaction()
             .steps(ActionCodec.decode(txn.getCompositeOperation()))
-            .readVersion(planned).uuid(uuid).maxRetries(maxRetries);
+            .readVersion(planned).uuid(uuid).maxRetries(maxRetries).checks(checks);
         txn.getTransactionPropertiesMap().forEach(builder::property);
         result = builder.commit();
       } else {
         // A legacy operation, committed as a Lance writer would (inline and in its .txn file).
         LegacyTransactionBuilder builder = table.newLegacyTransaction(LegacyOperationCodec.decode(txn))
-            .readVersion(planned).uuid(uuid).maxRetries(maxRetries);
+            .readVersion(planned).uuid(uuid).maxRetries(maxRetries).checks(checks);
         txn.getTransactionPropertiesMap().forEach(builder::property);
         result = builder.commit();
       }

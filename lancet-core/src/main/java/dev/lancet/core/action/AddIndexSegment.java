@@ -55,7 +55,12 @@ public record AddIndexSegment(
   public void apply(ApplyState state) {
     List<Integer> fieldIds = new ArrayList<>(fields.size());
     for (Ref f : fields) {
-      fieldIds.add(state.resolveField(f));
+      int id = state.resolveField(f);
+      if (state.field(id).isEmpty()) {
+        throw state.invalid("AddIndexSegment '" + name + "' indexes field " + id
+            + ", which does not exist; an index is over fields of the schema");
+      }
+      fieldIds.add(id);
     }
     com.google.protobuf.ByteString bitmap = com.google.protobuf.ByteString.EMPTY;
     if (coveredFragments.isPresent()) {

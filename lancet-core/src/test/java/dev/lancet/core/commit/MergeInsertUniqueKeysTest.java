@@ -103,7 +103,7 @@ class MergeInsertUniqueKeysTest {
               }
               String path = writer + "-" + b + "-" + attempt + ".lance";
               keysByFile.put(path, List.copyOf(toInsert));
-              ContractCommitter.Outcome o = committer.commit(read.version(), mergeInsert(path, toInsert, true));
+              ContractCommitter.Outcome o = committer.commit(read.version(), mergeInsert(store, path, toInsert, true));
               if (o.acknowledged()) {
                 synchronized (acknowledgedFiles) {
                   acknowledgedFiles.add(path);
@@ -152,16 +152,16 @@ class MergeInsertUniqueKeysTest {
     Ledger ledger = new Ledger();
     ContractCommitter committer = new ContractCommitter(store, location, POLICY, ledger);
 
-    assertThat(committer.commit(1, mergeInsert("a.lance", Set.of(1L, 2L, 3L), true)).acknowledged()).isTrue();
-    ContractCommitter.Outcome shared = committer.commit(1, mergeInsert("b.lance", Set.of(3L, 4L), true));
+    assertThat(committer.commit(1, mergeInsert(store, "a.lance", Set.of(1L, 2L, 3L), true)).acknowledged()).isTrue();
+    ContractCommitter.Outcome shared = committer.commit(1, mergeInsert(store, "b.lance", Set.of(3L, 4L), true));
     assertThat(shared.rejection()).containsInstanceOf(ConflictingCommitException.class);
     ConflictingCommitException c = (ConflictingCommitException) shared.rejection().orElseThrow();
     assertThat(c.version()).isEqualTo(2);
     assertThat(String.join("; ", c.collisions())).contains("KEY_ASSERTION");
-    assertThat(committer.commit(1, mergeInsert("c.lance", Set.of(5L, 6L), true)).acknowledged()).isTrue();
+    assertThat(committer.commit(1, mergeInsert(store, "c.lance", Set.of(5L, 6L), true)).acknowledged()).isTrue();
     // An unqualified insert cannot be checked: a stale assertion conflicts with it.
-    assertThat(committer.commit(3, mergeInsert("d.lance", Set.of(7L), false)).acknowledged()).isTrue();
-    assertThat(committer.commit(3, mergeInsert("e.lance", Set.of(8L), true)).rejection())
+    assertThat(committer.commit(3, mergeInsert(store, "d.lance", Set.of(7L), false)).acknowledged()).isTrue();
+    assertThat(committer.commit(3, mergeInsert(store, "e.lance", Set.of(8L), true)).rejection())
         .containsInstanceOf(ConflictingCommitException.class);
     assertThat(ledger.surprises()).isEmpty();
     assertThat(keyList(Snapshot.latest(store, location).manifest())).containsExactlyInAnyOrder(1L, 2L, 3L, 5L, 6L, 7L);
@@ -174,17 +174,18 @@ class MergeInsertUniqueKeysTest {
     String location = dir.resolve("u").toString();
     TortureTables.seed(store, 1, 1);
     ContractCommitter committer = new ContractCommitter(store, location, POLICY, new Ledger());
-    assertThat(committer.commit(1, mergeInsert("x.lance", Set.of(1L, 2L), false)).acknowledged()).isTrue();
-    assertThat(committer.commit(1, mergeInsert("y.lance", Set.of(2L, 3L), false)).acknowledged()).isTrue();
+    assertThat(committer.commit(1, mergeInsert(store, "x.lance", Set.of(1L, 2L), false)).acknowledged()).isTrue();
+    assertThat(committer.commit(1, mergeInsert(store, "y.lance", Set.of(2L, 3L), false)).acknowledged()).isTrue();
     List<Long> all = keyList(Snapshot.latest(store, location).manifest());
     assertThat(new HashSet<>(all)).hasSizeLessThan(all.size());
   }
 
-  private CompositeOperation mergeInsert(String path, Set<Long> keys, boolean assertUnique) {
+  private CompositeOperation mergeInsert(LocalObjectStore store, String path, Set<Long> keys, boolean assertUnique) {
     keysByFile.put(path, List.copyOf(keys));
     List<Action> actions = new ArrayList<>();
     actions.add(AddFragment.local(0, keys.size()));
-    actions.add(new AddDataFile(Ref.local(0), new DataFile(path, List.of(-1), List.of(0), 2, 1, 10), List.of(KEY), true));
+    actions.add(new AddDataFile(Ref.local(0), dev.lancet.core.TestDataFiles.placed(store,
+        new DataFile(path, List.of(-1), List.of(0), 2, 1, 10)), List.of(KEY), true));
     if (assertUnique) {
       List<Long> hashes = new ArrayList<>();
       for (long k : keys) {

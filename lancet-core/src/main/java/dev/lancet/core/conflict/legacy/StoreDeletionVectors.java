@@ -1,6 +1,8 @@
 package dev.lancet.core.conflict.legacy;
 
+import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.version.ReadLimits;
 import dev.lancet.format.codec.FragmentCodec;
 import dev.lancet.format.deletion.DeletionFileFormat;
 import dev.lancet.format.deletion.DeletionFileNames;
@@ -32,7 +34,13 @@ public final class StoreDeletionVectors implements DeletionVectors {
     }
     DeletionFile model = FragmentCodec.fromProto(file);
     String name = model.fileName(fragmentId);
-    byte[] bytes = store.get(DeletionFileNames.DIRECTORY + "/" + name);
+    String path = DeletionFileNames.DIRECTORY + "/" + name;
+    byte[] bytes;
+    try {
+      bytes = store.get(path, ReadLimits.maxDeletionFileBytes());
+    } catch (NotFoundException e) {
+      throw new MissingDeletionFileException(fragmentId, path);
+    }
     return DeletionFileFormat.read(bytes, model.kind(), name);
   }
 
