@@ -426,4 +426,71 @@ class PublishValidationTest {
       assertThat(files).isEmpty();
     }
   }
+
+  // ---- rebases ---------------------------------------------------------------------------------
+
+  @Test
+  void aBackfillOfANonNullableFieldRebasedOverAConcurrentAppendIsARetryableConflict() throws Exception {
+    DataFile s0 = new DataFile("s0.lance", List.of(), List.of(0), 2, 1, 64);
+    DataFile s1 = new DataFile("s1.lance", List.of(), List.of(0), 2, 1, 64);
+    store.put("data/s0.lance", new byte[64]);
+    store.put("data/s1.lance", new byte[64]);
+    TransactionBuilder backfill = table.newTransaction().step("add required score", s -> s
+        .addField(0, Field.builder(0, "score", "int32").nullable(false).build())
+        .addDataFile(Ref.committed(0), s0, Ref.local(0))
+        .addDataFile(Ref.committed(1), s1, Ref.local(0)));
+    DataFile appended = newFile("appended.lance");
+    table.newTransaction().step("append", s -> s.addFragment(0, 10)
+        .addDataFile(Ref.local(0), appended, Ref.committed(0), Ref.committed(1))).commit();
+    SortedMap<String, Long> before = files();
+
+    Throwable e = catchThrowable(backfill::commit);
+
+    // Valid on the version it read; on top of the append, fragment 2 lacks the required field.
+    assertThat(e).isInstanceOf(ConflictingCommitException.class)
+        .hasMessageContaining("valid on version 1, which it read")
+        .hasMessageContaining("fragment 2 has no data for non-nullable field 2 ('score')");
+    assertThat(files()).isEqualTo(before);
+  }
+
+  @Test
+  void aWinnersMissingDeletionFileIsIncompatibleOnTheFirstAttempt() throws Exception {
+    DeletionFile theirs = new DeletionFile(DeletionFile.Kind.BITMAP, 1, 11, 1);
+    store.put(DeletionFileNames.DIRECTORY + "/" + theirs.fileName(0), DeletionFileFormat.writeBitmap(DeletionVector.of(1)));
+    DeletionFile ours = new DeletionFile(DeletionFile.Kind.BITMAP, 1, 12, 1);
+    store.put(DeletionFileNames.DIRECTORY + "/" + ours.fileName(0), DeletionFileFormat.writeBitmap(DeletionVector.of(2)));
+    var mine = table.newLegacyTransaction(new Delete(List.of(fragment(0, "f0.lance").toBuilder()
+        .deletionFile(Optional.of(ours)).build()), List.of(), "id = 2")).readVersion(1);
+    table.newLegacyTransaction(new Delete(List.of(fragment(0, "f0.lance").toBuilder()
+        .deletionFile(Optional.of(theirs)).build()), List.of(), "id = 1")).commit();
+    store.delete(DeletionFileNames.DIRECTORY + "/" + theirs.fileName(0));
+    java.util.List<CommitAttempt> attempts = new java.util.ArrayList<>();
+
+    Throwable e = catchThrowable(() -> mine.onAttempt(attempts::add).commit());
+
+    assertThat(e).isInstanceOf(IncompatibleTransactionException.class)
+        .hasMessageContaining("the deletion file of fragment 0 (_deletions/" + theirs.fileName(0) + ") does not exist");
+    // Not retried as a store error (before the fix: 20 retries over 15-25 s, then "retryable").
+    assertThat(attempts).extracting(CommitAttempt::outcome).doesNotContain(
+        CommitAttempt.Outcome.STORE_ERROR, CommitAttempt.Outcome.GAVE_UP);
+  }
+
+  @Test
+  void aBaseWithAnEmptyNameIsRefusedOnBothPaths() throws Exception {
+    var allow = dev.lancet.format.layout.BasePathPolicy.allowAll();
+    SortedMap<String, Long> before = files();
+    assertThat(catchThrowable(() -> table.newTransaction().basePaths(allow).step("b", s -> s
+        .action(new AddBase(0, new BasePath(0, Optional.of(""), false, "/data/e")))).commit()))
+        .isInstanceOf(ApplyException.class).hasMessageContaining("has an empty name");
+    assertThat(catchThrowable(() -> table.newLegacyTransaction(new UpdateBases(List.of(
+        new BasePath(0, Optional.of(""), false, "/data/e")))).basePaths(allow).commit()))
+        .isInstanceOf(ApplyException.class).hasMessageContaining("has an empty name");
+    assertThat(files()).isEqualTo(before);
+  }
+
+  @Test
+  void anAddFieldOfANonNullableFieldToATableWithDataIsRefusedWithoutItsData() throws Exception {
+    ApplyException e = composite(s -> s.addField(0, Field.builder(0, "must", "int32").nullable(false).build()));
+    assertThat(e.problem()).contains("has no data for non-nullable field 2 ('must')");
+  }
 }
