@@ -47,7 +47,7 @@ public final class CommitCommand implements Callable<Integer> {
   @Option(names = "--read-version", paramLabel = "N",
       description = "Plan the commit against version N, as a writer that read it (default: the "
           + "Transaction's read_version, else the latest).")
-  Long readVersion;
+  String readVersionText;
 
   @Option(names = "--max-retries", paramLabel = "K", defaultValue = "20",
       description = "Retries after losing a race to concurrent commits (default: ${DEFAULT-VALUE}).")
@@ -77,11 +77,7 @@ public final class CommitCommand implements Callable<Integer> {
     if (maxRetries < 0) {
       throw new CliException("--max-retries must not be negative, not " + maxRetries);
     }
-    if (readVersion != null && readVersion < 1) {
-      throw new CliException("--read-version must be a version number (1 or more), not "
-          + Long.toUnsignedString(readVersion) + (readVersion < 0 ? " (" + readVersion
-          + " as a signed number)" : ""));
-    }
+    Long readVersion = readVersionText == null ? null : parseReadVersion(readVersionText);
     String text = OperationFiles.read(file, maxFileBytes);
     TransactionProtos.Transaction txn = OperationJson.parse(text, file.toString());
     PublishChecks checks = PublishChecks.DEFAULT.withVerifyNewFiles(!noVerifyFiles)
@@ -119,5 +115,21 @@ public final class CommitCommand implements Callable<Integer> {
     }
     out.flush();
     return ExitCodes.OK;
+  }
+
+  /** A version number: 1 or more, below 2^63 (versions are unsigned 64-bit; no table gets that far). */
+  private static long parseReadVersion(String text) {
+    long v;
+    try {
+      v = text.startsWith("-") ? Long.parseLong(text) : Long.parseUnsignedLong(text);
+    } catch (NumberFormatException e) {
+      throw new CliException("--read-version must be a version number (1 or more), not '"
+          + dev.lancet.format.Texts.bounded(text, 40) + "'");
+    }
+    if (v < 1) {
+      throw new CliException("--read-version must be a version number (1 or more), not "
+          + Long.toUnsignedString(v) + (v < 0 ? " (" + v + " read as unsigned)" : ""));
+    }
+    return v;
   }
 }

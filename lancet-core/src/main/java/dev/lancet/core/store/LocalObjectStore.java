@@ -266,7 +266,12 @@ public final class LocalObjectStore implements ObjectStore {
     if (!existing.equals(root) || Files.exists(root)) {
       requireInsideRoot(path, existing);
     }
-    Files.createDirectories(directory);
+    try {
+      Files.createDirectories(directory);
+    } catch (FileAlreadyExistsException e) {
+      // A regular file where a directory of the path must be: no retry makes it a directory.
+      throw new NotDirectoryException(e.getFile() + " is a file, so " + path + " cannot be written under it");
+    }
     if (!existing.equals(directory)) {
       requireInsideRoot(path, directory);
     }

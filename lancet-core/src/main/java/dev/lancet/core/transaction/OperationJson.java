@@ -39,6 +39,10 @@ public final class OperationJson {
 
   /** A transaction read from JSON; a bare composite operation gets read version 0 and no uuid. */
   public static TransactionProtos.Transaction parse(String json, String source) {
+    if (json.isBlank()) {
+      throw new InvalidActionException(source + " is empty; it must hold a Transaction or a "
+          + "CompositeOperation in protobuf JSON");
+    }
     checkStructure(json, source);
     TransactionProtos.Transaction.Builder txn = TransactionProtos.Transaction.newBuilder();
     try {

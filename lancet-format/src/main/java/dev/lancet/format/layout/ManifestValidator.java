@@ -231,20 +231,19 @@ public final class ManifestValidator {
    * Lance resolve it outside the table.
    */
   static String manifestPathProblem(String path) {
-    String problem = RelativePath.problem(path);
-    if (problem != null) {
-      return problem;
-    }
     if (hasScheme(path)) {
       return "a URI (" + Texts.quote(path.substring(0, path.indexOf(':') + 1))
           + "); the manifest names files relative to the table";
     }
-    return null;
+    return RelativePath.problem(path);
   }
 
-  /** "scheme:" at the start: letters, then [A-Za-z0-9+.-]*, then ':'. */
+  /**
+   * "scheme:" at the start: a letter, then [A-Za-z0-9+.-]+, then ':' (two characters at least,
+   * so that a drive letter "C:" is reported as one).
+   */
   private static boolean hasScheme(String path) {
-    if (!RelativePath.isAsciiLetter(path.charAt(0))) {
+    if (path.length() < 3 || !RelativePath.isAsciiLetter(path.charAt(0)) || path.charAt(1) == ':') {
       return false;
     }
     for (int i = 1; i < path.length(); i++) {
