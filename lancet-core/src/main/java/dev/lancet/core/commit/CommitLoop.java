@@ -235,9 +235,15 @@ public final class CommitLoop {
    * Before publishing on top of {@code latest} (when no earlier check read its transaction):
    * its transaction must be readable, or writers that read an earlier version could never be
    * checked against it. A transaction file that is missing is tolerated (it is advisory and a
-   * machine crash may lose it, decision 0007); one that holds garbage fails closed.
+   * machine crash may lose it, decision 0007); one that holds garbage fails closed. A version
+   * whose transaction is inline in its manifest (every legacy operation) is not decoded here:
+   * lance-core decodes that copy whenever it opens the version and refuses a damaged one, and
+   * decoding it on every commit would cost as much as the transaction is large.
    */
   private static void requireReadableTransaction(Snapshot latest) {
+    if (latest.manifest().transactionSection().isPresent()) {
+      return;
+    }
     try {
       latest.readableTransaction();
     } catch (FormatException e) {

@@ -206,15 +206,7 @@ public final class LegacyApply {
       for (Fragment f : d.updatedFragments()) {
         updated.putIfAbsent(f.id(), f);
       }
-      Set<Long> present = new HashSet<>();
-      fragments.forEach(f -> present.add(f.id()));
-      for (long id : deleted) {
-        requirePresent(present, id, "deletes fragment");
-      }
-      for (long id : updated.keySet()) {
-        requirePresent(present, id, "sets the deletion file of fragment");
-        provenance.fragment(id, op + " (updated fragment " + Long.toUnsignedString(id) + ")");
-      }
+      requirePresent(deleted, "deletes fragment", updated.keySet(), "sets the deletion file of fragment");
       List<Fragment> out = new ArrayList<>(fragments.size());
       for (Fragment f : fragments) {
         if (deleted.contains(f.id())) {
@@ -227,7 +219,23 @@ public final class LegacyApply {
       indices = retainRelevant(indices, schema, fragments);
     }
 
-    /** A fragment the operation names by id must exist in the version it applies to. */
+    /**
+     * The fragments an operation removes and those it updates must exist in the version it
+     * applies to (a no-op version, or rows silently left, otherwise); updated ones are noted as
+     * its own for errors found before publishing.
+     */
+    private void requirePresent(Set<Long> removed, String removing, Set<Long> updated, String updating) {
+      Set<Long> present = new HashSet<>();
+      fragments.forEach(f -> present.add(f.id()));
+      for (long id : removed) {
+        requirePresent(present, id, removing);
+      }
+      for (long id : updated) {
+        requirePresent(present, id, updating);
+        provenance.fragment(id, op + " (updated fragment " + Long.toUnsignedString(id) + ")");
+      }
+    }
+
     private void requirePresent(Set<Long> present, long id, String what) {
       if (!present.contains(id)) {
         throw invalid("it " + what + " " + Long.toUnsignedString(id) + ", which does not exist at "
@@ -637,15 +645,7 @@ public final class LegacyApply {
       for (Fragment f : u.updatedFragments()) {
         updated.putIfAbsent(f.id(), f);
       }
-      Set<Long> present = new HashSet<>();
-      fragments.forEach(f -> present.add(f.id()));
-      for (long id : removed) {
-        requirePresent(present, id, "removes fragment");
-      }
-      for (long id : updated.keySet()) {
-        requirePresent(present, id, "updates fragment");
-        provenance.fragment(id, op + " (updated fragment " + Long.toUnsignedString(id) + ")");
-      }
+      requirePresent(removed, "removes fragment", updated.keySet(), "updates fragment");
       boolean rewriteColumns = u.updateMode() == Update.UpdateMode.REWRITE_COLUMNS;
       Set<Integer> modified = new HashSet<>(u.fieldsModified());
       List<Fragment> existing = new ArrayList<>(fragments);

@@ -35,8 +35,8 @@ import org.roaringbitmap.RoaringBitmap;
  * <ul>
  *   <li>Schema: at least one field; ids non-negative and unique; a parent precedes its children
  *       and has a nested type; a list or map has exactly one child; sibling names unique; a new
- *       or changed field has a name that is non-empty, has no '.', and is not one of Lance's
- *       system columns, and a type in Lance's grammar ({@link LogicalTypes}).
+ *       or changed field has a non-empty name (at the top level: no '.', not one of Lance's
+ *       system columns) and a type in Lance's grammar ({@link LogicalTypes}).
  *   <li>Fragments: id within 32 bits; at least one data file; 1 to 2^32 physical rows; every
  *       data file lists fields and backs at least one field of the schema; a new file stores
  *       only fields the schema has, one column index per field, and no field another file of
@@ -167,7 +167,8 @@ final class PublishRules {
     String problem = null;
     if (f.name().isEmpty()) {
       problem = "has an empty name";
-    } else if (f.name().indexOf('.') >= 0) {
+    } else if (f.isTopLevel() && f.name().indexOf('.') >= 0) {
+      // As Lance's Schema::validate: a top-level name is a column path, a member's is not.
       problem = "has a '.' in its name, which Lance reads as a path into a struct (lance-core cannot "
           + "scan such a column)";
     } else if (f.isTopLevel() && RESERVED_NAMES.contains(f.name())) {

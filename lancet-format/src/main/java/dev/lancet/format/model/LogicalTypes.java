@@ -13,6 +13,10 @@ import java.util.Set;
  * ({@code Field::data_type}, which handles the nested types before that conversion), and
  * {@code rust/lance-core/src/datatypes/schema.rs} at 08ea21b2
  * ({@code validate_fixed_size_list_dimensions}: a fixed-size list's dimension is positive).
+ * One narrowing for the reader that must open what Lancet writes: a time zone with a ':'
+ * ({@code timestamp:us:+08:00}), which the newest grammar reads but lance-core 7.0.0 panics on
+ * (probe in docs/decisions/0008-validate-before-publishing.md), is refused. A fixed-size binary
+ * of size 0 is refused too: lance-core 7.0.0 divides by it when it scans.
  *
  * <pre>
  *   nested:  struct | list | list.struct | large_list | large_list.struct | map
@@ -20,7 +24,7 @@ import java.util.Set;
  *   leaf:    null | bool | int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64
  *          | halffloat | float | double | string | binary | large_string | large_binary
  *          | blob | json | date32:day | date64:ms | time32:(s|ms) | time64:(us|ns)
- *          | duration:(s|ms|us|ns) | timestamp:(s|ms|us|ns):TZ   (TZ "-" for none)
+ *          | duration:(s|ms|us|ns) | timestamp:(s|ms|us|ns):TZ   (TZ "-" for none, no ':')
  *          | fixed_size_list:LEAF:N | fixed_size_list:lance.bfloat16:N | fixed_size_binary:N
  *          | dict:LEAF:LEAF:ORDERED | decimal:(128|256):PRECISION:SCALE
  * </pre>
@@ -142,6 +146,11 @@ public final class LogicalTypes {
         }
         if (!TIME_UNITS.contains(parts[1])) {
           return "the time unit '" + parts[1] + "' is not one of s, ms, us, ns";
+        }
+        if (parts.length > 3) {
+          // The newest upstream reads a zone with ':' ("+08:00"); lance-core 7.0.0 panics on it.
+          return "the time zone '" + type.substring("timestamp:".length() + parts[1].length() + 1)
+              + "' has a ':', which lance-core 7.0.0 cannot read; write the offset without it (+0800)";
         }
         return null;
       default:

@@ -14,7 +14,7 @@ class LogicalTypesTest {
       "uint64", "halffloat", "float", "double", "string", "binary", "large_string", "large_binary", "blob",
       "json", "date32:day", "date64:ms", "time32:s", "time32:ms", "time64:us", "time64:ns", "duration:s",
       "duration:ns", "timestamp:us:-", "timestamp:ns:UTC", "timestamp:ms:America/Los_Angeles",
-      "timestamp:us:+08:00", "fixed_size_list:float:128", "fixed_size_list:lance.bfloat16:8",
+      "timestamp:us:+0800", "fixed_size_list:float:128", "fixed_size_list:lance.bfloat16:8",
       "fixed_size_list:fixed_size_list:float:2:3", "fixed_size_binary:16", "dict:string:int32:false",
       "decimal:128:38:10", "decimal:256:76:-3", "struct", "list", "list.struct", "large_list",
       "large_list.struct", "map", "fixed_size_list:struct:4"})
@@ -30,6 +30,7 @@ class LogicalTypesTest {
       "time32:us                | not a type in Lance's grammar",
       "timestamp:us             | takes a unit and a time zone",
       "timestamp:weeks:-        | time unit 'weeks'",
+      "timestamp:us:+08:00      | lance-core 7.0.0 cannot read",
       "fixed_size_list:float    | needs an item type and a dimension",
       "fixed_size_list:float:0  | must be positive",
       "fixed_size_list:float:x  | not a 32-bit number",

@@ -253,7 +253,7 @@ final class BadInputs {
         AddField.topLevel(0, Field.builder(0, "l", "list").build())), "needs exactly one child"));
     for (String type : List.of("float64", "int", "varchar", "Int64", "timestamp:xs:-", "timestamp:us",
         "fixed_size_list:float:0", "fixed_size_list:float", "fixed_size_list:list:4", "decimal:64:10:2",
-        "decimal:128:300:1", "dict:string", "fixed_size_binary:0", "time32:us", "")) {
+        "decimal:128:300:1", "dict:string", "fixed_size_binary:0", "time32:us", "timestamp:us:+08:00", "")) {
       out.add(invalid("schema", "AddField of type " + Texts.quote(type),
           composite(AddField.topLevel(0, Field.builder(0, "v", type).build())), "logical type"));
     }
