@@ -63,14 +63,26 @@ public final class ManifestValidator {
   public static void validateNext(Manifest previous, List<IndexSegment> previousIndices,
       Manifest next, List<IndexSegment> nextIndices, BasePathPolicy bases) {
     Failure invalid = InvalidManifestException::new;
-    readRules(next, invalid);
+    // The previous version passed the read rules when it was loaded, and bases are never
+    // removed: fragments the commit left alone need no second look (PublishRules checks the
+    // changed ones with fragmentRules), so a commit costs what it changes.
+    Set<Integer> baseIds = tableRules(next, invalid);
     indexRules(nextIndices, next, invalid);
-    new PublishRules(previous, previousIndices, next, nextIndices, bases).check();
+    new PublishRules(previous, previousIndices, next, nextIndices, bases,
+        f -> fragmentRules(next, f, baseIds, invalid)).check();
   }
 
   // ---- read rules ---------------------------------------------------------------------------
 
   private static void readRules(Manifest m, Failure fail) {
+    Set<Integer> baseIds = tableRules(m, fail);
+    for (Fragment f : m.fragments()) {
+      fragmentRules(m, f, baseIds, fail);
+    }
+  }
+
+  /** The rules about the manifest as a whole; returns its base ids. */
+  private static Set<Integer> tableRules(Manifest m, Failure fail) {
     Set<Integer> baseIds = new HashSet<>();
     for (BasePath b : m.basePaths()) {
       if (!baseIds.add(b.id())) {
@@ -81,20 +93,23 @@ public final class ManifestValidator {
       checkPlainName(m.transactionFile(), fail);
     }
     checkUniqueFragmentIds(m, fail);
-    for (Fragment f : m.fragments()) {
-      for (DataFile file : f.files()) {
-        checkDataFile(f.id(), "", file, baseIds, fail);
-      }
-      for (DataOverlayFile o : f.overlays()) {
-        checkDataFile(f.id(), " overlay", o.dataFile(), baseIds, fail);
-      }
-      if (f.deletionFile().isPresent() && f.deletionFile().get().baseId().isPresent()) {
-        checkDeletionBase(m, f, f.deletionFile().get(), fail);
-      }
-      checkSequence(f.id(), "row ids", f.rowIds(), fail);
-      checkSequence(f.id(), "last-updated versions", f.lastUpdatedAtVersions(), fail);
-      checkSequence(f.id(), "created-at versions", f.createdAtVersions(), fail);
+    return baseIds;
+  }
+
+  /** The read rules of one fragment: every path it names stays in the table, every base resolves. */
+  private static void fragmentRules(Manifest m, Fragment f, Set<Integer> baseIds, Failure fail) {
+    for (DataFile file : f.files()) {
+      checkDataFile(f.id(), "", file, baseIds, fail);
     }
+    for (DataOverlayFile o : f.overlays()) {
+      checkDataFile(f.id(), " overlay", o.dataFile(), baseIds, fail);
+    }
+    if (f.deletionFile().isPresent() && f.deletionFile().get().baseId().isPresent()) {
+      checkDeletionBase(m, f, f.deletionFile().get(), fail);
+    }
+    checkSequence(f.id(), "row ids", f.rowIds(), fail);
+    checkSequence(f.id(), "last-updated versions", f.lastUpdatedAtVersions(), fail);
+    checkSequence(f.id(), "created-at versions", f.createdAtVersions(), fail);
   }
 
   private static void indexRules(List<IndexSegment> indices, Manifest m, Failure fail) {

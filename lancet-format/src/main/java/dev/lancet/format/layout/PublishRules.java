@@ -64,17 +64,20 @@ final class PublishRules {
   private final Manifest next;
   private final List<IndexSegment> nextIndices;
   private final BasePathPolicy policy;
+  private final java.util.function.Consumer<Fragment> readRules;
   private Map<Integer, Field> fieldsById;
   private BitSet required;
   private BitSet newlyRequired;
 
+  /** {@code readRules} applies the read rules to a changed fragment, before these rules. */
   PublishRules(Manifest previous, List<IndexSegment> previousIndices, Manifest next,
-      List<IndexSegment> nextIndices, BasePathPolicy policy) {
+      List<IndexSegment> nextIndices, BasePathPolicy policy, java.util.function.Consumer<Fragment> readRules) {
     this.previous = Objects.requireNonNull(previous, "previous");
     this.previousIndices = Objects.requireNonNull(previousIndices, "previousIndices");
     this.next = Objects.requireNonNull(next, "next");
     this.nextIndices = Objects.requireNonNull(nextIndices, "nextIndices");
     this.policy = Objects.requireNonNull(policy, "policy");
+    this.readRules = Objects.requireNonNull(readRules, "readRules");
   }
 
   void check() {
@@ -215,6 +218,7 @@ final class PublishRules {
   }
 
   private void changedFragment(Fragment f, Fragment was) {
+    readRules.accept(f);
     Subject subject = Subject.fragment(f.id());
     String name = "fragment " + Long.toUnsignedString(f.id());
     if (f.id() < 0 || f.id() > MAX_FRAGMENT_ID) {
