@@ -76,8 +76,10 @@ public final class ManifestValidator {
 
   private static void readRules(Manifest m, Failure fail) {
     Set<Integer> baseIds = tableRules(m, fail);
-    for (Fragment f : m.fragments()) {
-      fragmentRules(m, f, baseIds, fail);
+    List<Fragment> fragments = m.fragments();
+    // Indexed loops: no iterator per fragment on a path every open takes.
+    for (int i = 0; i < fragments.size(); i++) {
+      fragmentRules(m, fragments.get(i), baseIds, fail);
     }
   }
 
@@ -98,11 +100,13 @@ public final class ManifestValidator {
 
   /** The read rules of one fragment: every path it names stays in the table, every base resolves. */
   private static void fragmentRules(Manifest m, Fragment f, Set<Integer> baseIds, Failure fail) {
-    for (DataFile file : f.files()) {
-      checkDataFile(f.id(), "", file, baseIds, fail);
+    List<DataFile> files = f.files();
+    for (int i = 0; i < files.size(); i++) {
+      checkDataFile(f.id(), "", files.get(i), baseIds, fail);
     }
-    for (DataOverlayFile o : f.overlays()) {
-      checkDataFile(f.id(), " overlay", o.dataFile(), baseIds, fail);
+    List<DataOverlayFile> overlays = f.overlays();
+    for (int i = 0; i < overlays.size(); i++) {
+      checkDataFile(f.id(), " overlay", overlays.get(i).dataFile(), baseIds, fail);
     }
     if (f.deletionFile().isPresent() && f.deletionFile().get().baseId().isPresent()) {
       checkDeletionBase(m, f, f.deletionFile().get(), fail);
@@ -169,8 +173,9 @@ public final class ManifestValidator {
           + Long.toUnsignedString(fragmentId) + kind + " data file " + Texts.quote(file.path()),
           file.baseId().getAsInt()));
     }
-    for (int field : file.fields()) {
-      if (field == DataFile.UNASSIGNED) {
+    List<Integer> fields = file.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i) == DataFile.UNASSIGNED) {
         throw fail.of(Subject.file(fragmentId, file.path()), "fragment "
             + Long.toUnsignedString(fragmentId) + kind + " data file " + Texts.quote(file.path())
             + " has an unassigned (-1) field slot, which must never be persisted");
