@@ -148,6 +148,19 @@ final class CommitFixture {
     return commitWithLancet(new LocalObjectStore(dir, durability));
   }
 
+  /**
+   * The same without the look-up of the new data file before publishing
+   * ({@code verifyNewFiles(false)}, for a writer that vouches for its files): what the check costs.
+   */
+  CommitResult commitWithLancetUnverified(Durability durability) {
+    try (Table table = Table.open(uri, new LocalObjectStore(dir, durability))) {
+      return table.newTransaction().verifyNewFiles(false)
+          .step("append", s -> s.addFragment(0, lanceFragment.getPhysicalRows())
+              .addDataFile(Ref.local(0), lancetFile, fieldRefs))
+          .commit();
+    }
+  }
+
   /** The same through a given store (for diagnostics, e.g. timing each store call). */
   CommitResult commitWithLancet(ObjectStore store) {
     return commitWithLancet(Table.open(uri, store));

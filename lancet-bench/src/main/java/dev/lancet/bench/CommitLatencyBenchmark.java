@@ -40,6 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       put-if-absent of the manifest, writes the advisory version hint).
  *   <li>{@link #lancetNone}: the same with {@link Durability#NONE}: every publish still atomic,
  *       but no fsync, which is what lance-core's local store does. The like-for-like comparison.
+ *   <li>{@link #lancetNoneUnverified}: {@link #lancetNone} with {@code verifyNewFiles(false)}: the
+ *       difference is what looking up the new data file before publishing costs.
  *   <li>{@link #lanceCore}: {@code Dataset.open} (latest version, fresh session) + {@code
  *       newTransactionBuilder().operation(Append of the same FragmentMetadata).build().commit()}.
  * </ul>
@@ -143,6 +145,12 @@ public class CommitLatencyBenchmark {
   @Benchmark
   public long lancetNone() {
     return fixture.commitWithLancet(Durability.NONE).version();
+  }
+
+  /** {@link #lancetNone} without looking up the new data file before publishing (the check's cost). */
+  @Benchmark
+  public long lancetNoneUnverified() {
+    return fixture.commitWithLancetUnverified(Durability.NONE).version();
   }
 
   @Benchmark

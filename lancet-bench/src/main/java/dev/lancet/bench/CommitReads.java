@@ -72,7 +72,7 @@ public final class CommitReads {
     Manifest v1 = Manifest.builder()
         .version(1)
         .schema(new Schema(List.of(Field.builder(0, "id", "int64").nullable(false).build()), Map.of()))
-        .fragments(List.of(Fragment.of(0, 10, List.of(file("base.lance")))))
+        .fragments(List.of(Fragment.of(0, 10, List.of(new DataFile("base.lance", List.of(0), List.of(0), 2, 1, 100)))))
         .maxFragmentId(OptionalLong.of(0))
         .dataFormat(Optional.of(new DataStorageFormat("lance", "2.1")))
         .build();
@@ -88,7 +88,7 @@ public final class CommitReads {
     FaultInjectingStore counted = FaultInjectingStore.wrap(new LocalObjectStore(dir));
     try (Table ours = Table.open(dir.toString(), counted);
         Table other = Table.open(dir.toString(), new LocalObjectStore(dir))) {
-      TransactionBuilder txn = append(ours.newTransaction(), "ours").policy(FAST_RETRY);
+      TransactionBuilder txn = append(dir, ours.newTransaction(), "ours").policy(FAST_RETRY);
       if (scenario == Scenario.STALE_READ) {
         // Planned from an earlier read: such a plan names its read version, and the commit
         // scans from it (no head start from newTransaction's latest entry, decision 0014).
@@ -97,13 +97,13 @@ public final class CommitReads {
       CommitResult result;
       Map<Operation, Long> before = new EnumMap<>(Operation.class);
       if (scenario == Scenario.STALE_READ) {
-        commitWinners(other, winners);
+        commitWinners(dir, other, winners);
         before.putAll(counted.counts());
         result = txn.commit();
       } else {
         counted.onCall(Operation.PUT_IF_ABSENT, ManifestNaming.VERSIONS_DIR, (op, path, call) -> {
           if (call == 1) {
-            commitWinners(other, winners);
+            commitWinners(dir, other, winners);
             // This put-if-absent is already counted, so it stays out of the difference.
             before.putAll(counted.counts());
           }
@@ -118,18 +118,27 @@ public final class CommitReads {
     }
   }
 
-  private static void commitWinners(Table other, int winners) {
+  private static void commitWinners(Path dir, Table other, int winners) {
     for (int w = 0; w < winners; w++) {
-      append(other.newTransaction(), "winner-" + w).commit();
+      append(dir, other.newTransaction(), "winner-" + w).commit();
     }
   }
 
-  private static TransactionBuilder append(TransactionBuilder b, String name) {
+  private static TransactionBuilder append(Path dir, TransactionBuilder b, String name) {
+    DataFile file = file(dir, name + ".lance");
     return b.step("append " + name, s -> s.addFragment(0, 10)
-        .addDataFile(Ref.local(0), file(name + ".lance"), Ref.committed(0)));
+        .addDataFile(Ref.local(0), file, Ref.committed(0)));
   }
 
-  private static DataFile file(String name) {
+  /** A stand-in data file of 100 bytes: the kernel only checks that it exists with its size. */
+  private static DataFile file(Path dir, String name) {
+    try {
+      Path p = dir.resolve("data").resolve(name);
+      Files.createDirectories(p.getParent());
+      Files.write(p, new byte[100]);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     return new DataFile(name, List.of(), List.of(0), 2, 1, 100);
   }
 

@@ -57,6 +57,12 @@ final class TimingStore implements ObjectStore {
     return time(Call.GET, () -> delegate.get(path));
   }
 
+  /** A bounded read is one GET of the delegate (which checks the size itself). */
+  @Override
+  public byte[] get(String path, long maxBytes) throws IOException {
+    return time(Call.GET, () -> delegate.get(path, maxBytes));
+  }
+
   @Override
   public byte[] getRange(String path, long offset, int length) throws IOException {
     return time(Call.GET_RANGE, () -> delegate.getRange(path, offset, length));

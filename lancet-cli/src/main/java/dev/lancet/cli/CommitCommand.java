@@ -4,15 +4,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lancet.core.Table;
 import dev.lancet.core.action.ActionCodec;
 import dev.lancet.core.commit.CommitResult;
+import dev.lancet.core.commit.PublishChecks;
 import dev.lancet.core.operation.LegacyOperationCodec;
 import dev.lancet.core.transaction.LegacyTransactionBuilder;
 import dev.lancet.core.transaction.OperationJson;
 import dev.lancet.core.transaction.TransactionBuilder;
+import dev.lancet.format.layout.BasePathPolicy;
 import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -49,7 +49,7 @@ public final class CommitCommand implements Callable<Integer> {
   @Option(names = "--read-version", paramLabel = "N",
       description = "Plan the commit against version N, as a writer that read it (default: the "
           + "Transaction's read_version, else the latest).")
-  Long readVersion;
+  String readVersionText;
 
   @Option(names = "--max-retries", paramLabel = "K", defaultValue = "20",
       description = "Retries after losing a race to concurrent commits (default: ${DEFAULT-VALUE}).")
@@ -61,16 +61,33 @@ public final class CommitCommand implements Callable<Integer> {
       + "collisions for a conflict.")
   boolean json;
 
+  @Option(names = "--allow-base", paramLabel = "LOCATION",
+      description = "Allow the operation to register base paths at or below LOCATION (repeatable; "
+          + "'*' allows any). Base paths make readers read files outside the table, so none is "
+          + "allowed by default.")
+  java.util.List<String> allowedBases = new java.util.ArrayList<>();
+
+  @Option(names = "--no-verify-files",
+      description = "Do not look up the files the operation adds before committing (for a writer "
+          + "that has just written and checked them itself). By default each new data, deletion "
+          + "and index file must exist with its recorded size.")
+  boolean noVerifyFiles;
+
+  @Option(names = "--max-file-bytes", paramLabel = "BYTES", defaultValue = "33554432",
+      description = "The largest operation file read (default: ${DEFAULT-VALUE}, 32 MiB).")
+  long maxFileBytes;
+
   @Override
   public Integer call() throws IOException {
     if (maxRetries < 0) {
       throw new CliException("--max-retries must not be negative, not " + maxRetries);
     }
-    if (!Files.isRegularFile(file)) {
-      throw new CliException("operation file " + file + " does not exist");
-    }
-    String text = Files.readString(file, StandardCharsets.UTF_8);
+    Long readVersion = readVersionText == null ? null : parseReadVersion(readVersionText);
+    String text = OperationFiles.read(file, maxFileBytes);
     TransactionProtos.Transaction txn = OperationJson.parse(text, file.toString());
+    PublishChecks checks = PublishChecks.DEFAULT.withVerifyNewFiles(!noVerifyFiles)
+        .withBasePaths(allowedBases.contains("*") ? BasePathPolicy.allowAll()
+            : BasePathPolicy.allowUnder(allowedBases));
     CommitResult result;
     try (Table table = Table.open(location, storage.options())) {
       long planned = readVersion != null ? readVersion
@@ -79,13 +96,13 @@ public final class CommitCommand implements Callable<Integer> {
       if (txn.getOperationCase() == TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION) {
         TransactionBuilder builder = table.newTransaction()
             .steps(ActionCodec.decode(txn.getCompositeOperation()))
-            .readVersion(planned).uuid(uuid).maxRetries(maxRetries);
+            .readVersion(planned).uuid(uuid).maxRetries(maxRetries).checks(checks);
         txn.getTransactionPropertiesMap().forEach(builder::property);
         result = builder.commit();
       } else {
         // A legacy operation, committed as a Lance writer would (inline and in its .txn file).
         LegacyTransactionBuilder builder = table.newLegacyTransaction(LegacyOperationCodec.decode(txn))
-            .readVersion(planned).uuid(uuid).maxRetries(maxRetries);
+            .readVersion(planned).uuid(uuid).maxRetries(maxRetries).checks(checks);
         txn.getTransactionPropertiesMap().forEach(builder::property);
         result = builder.commit();
       }
@@ -105,5 +122,21 @@ public final class CommitCommand implements Callable<Integer> {
     }
     out.flush();
     return ExitCodes.OK;
+  }
+
+  /** A version number: 1 or more, below 2^63 (versions are unsigned 64-bit; no table gets that far). */
+  private static long parseReadVersion(String text) {
+    long v;
+    try {
+      v = text.startsWith("-") ? Long.parseLong(text) : Long.parseUnsignedLong(text);
+    } catch (NumberFormatException e) {
+      throw new CliException("--read-version must be a version number (1 or more), not '"
+          + dev.lancet.format.Texts.bounded(text, 40) + "'");
+    }
+    if (v < 1) {
+      throw new CliException("--read-version must be a version number (1 or more), not "
+          + Long.toUnsignedString(v) + (v < 0 ? " (" + v + " read as unsigned)" : ""));
+    }
+    return v;
   }
 }

@@ -206,12 +206,15 @@ final class ErrorReporting {
     return t.getMessage();
   }
 
-  /** Collapses a message to one line. */
+  /** Longest message printed: an error quoting user input must stay one readable line. */
+  static final int MAX_MESSAGE = 2000;
+
+  /** Collapses a message to one line of at most {@link #MAX_MESSAGE} characters. */
   static String oneLine(String s) {
     if (s == null) {
       return "";
     }
-    return s.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ");
+    return dev.lancet.format.Texts.bounded(s.strip().replaceAll("\\s*[\\r\\n]+\\s*", " "), MAX_MESSAGE);
   }
 
   private static boolean hasMatchedOption(ParseResult parsed, String option) {

@@ -90,6 +90,9 @@ class CommitCommandTest {
 
   @Test
   void aLegacyAppendCommitsAsLanceWouldAndIsStoredInline() throws Exception {
+    // The data file the Append names must exist (its size is not recorded, so any size does).
+    Files.createDirectories(table.resolve("data"));
+    Files.write(table.resolve("data/x.lance"), new byte[16]);
     Path file = dir.resolve("legacy.json");
     Files.writeString(file, "{\"uuid\": \"9d2f0e2c-0000-4000-8000-000000000001\", \"append\": {\"fragments\": [{"
         + "\"id\": \"0\", \"physicalRows\": \"5\", \"files\": [{\"path\": \"x.lance\", \"fields\": [0], "

@@ -1,6 +1,8 @@
 package dev.lancet.core;
 
 import dev.lancet.core.commit.CommitConflictException;
+import dev.lancet.core.commit.PrePublish;
+import dev.lancet.core.commit.PublishChecks;
 import dev.lancet.core.commit.VersionPublisher;
 import dev.lancet.core.operation.LegacyApply;
 import dev.lancet.core.operation.LegacyOperationCodec;
@@ -62,11 +64,13 @@ public final class Table implements AutoCloseable {
    * Creates a table as version 1 with a legacy Overwrite, the way Lance creates one (V2 manifest
    * naming, the transaction inline and in its .txn file), in data storage format
    * {@code format} (for example {@code new DataStorageFormat("lance", "2.1")}). Fails, writing
-   * nothing, when a table already exists there.
+   * nothing, when a table already exists there or when the Overwrite is invalid (the checks of
+   * every commit, {@link PublishChecks#DEFAULT}: its data files must exist, and it may register
+   * no base path).
    */
   public static Table create(String location, ObjectStore store, Overwrite overwrite,
       DataStorageFormat format) {
-    return create(location, store, overwrite, format, false);
+    return create(location, store, overwrite, format, false, PublishChecks.DEFAULT);
   }
 
   /**
@@ -76,26 +80,38 @@ public final class Table implements AutoCloseable {
    */
   public static Table create(String location, ObjectStore store, Overwrite overwrite,
       DataStorageFormat format, boolean stableRowIds) {
+    return create(location, store, overwrite, format, stableRowIds, PublishChecks.DEFAULT);
+  }
+
+  /**
+   * {@link #create(String, ObjectStore, Overwrite, DataStorageFormat, boolean)} with the given
+   * checks (base-path policy, file verification).
+   */
+  public static Table create(String location, ObjectStore store, Overwrite overwrite,
+      DataStorageFormat format, boolean stableRowIds, PublishChecks checks) {
     try {
       if (!store.list("_versions/").isEmpty()) {
         throw new LancetException("a Lance table already exists at " + location + "; open it and "
             + "commit an Overwrite to replace its content");
       }
-      // Initial bases belong to the empty table the Overwrite replaces.
       Manifest empty = Manifest.builder()
           .version(0)
           .dataFormat(Optional.of(format))
-          .basePaths(overwrite.initialBases())
           .readerFeatureFlags(stableRowIds ? dev.lancet.format.model.FeatureFlags.STABLE_ROW_IDS : 0)
           .writerFeatureFlags(stableRowIds ? dev.lancet.format.model.FeatureFlags.STABLE_ROW_IDS : 0)
           .build();
-      LegacyApply.Result first = LegacyApply.apply(empty,
+      // Initial bases belong to the empty table the Overwrite replaces.
+      LegacyApply.Result first = LegacyApply.apply(
+          empty.toBuilder().basePaths(overwrite.initialBases()).build(),
           List.of(), new Overwrite(overwrite.fragments(), overwrite.schema(),
               overwrite.configUpsertValues(), List.of()),
           0, ManifestHistory.none());
       TransactionProtos.Transaction txn =
           LegacyOperationCodec.encode(overwrite)
               .setReadVersion(0).setUuid(UUID.randomUUID().toString()).build();
+      // Checked against the table with no bases, so that initial bases meet the base-path policy.
+      new PrePublish(store, checks).check(empty, List.of(), first.manifest(), first.indices(),
+          first.provenance());
       new VersionPublisher(store).publish(first.manifest(), first.indices(), txn,
           ManifestNaming.V2);
     } catch (CommitConflictException e) {

@@ -2,6 +2,7 @@ package dev.lancet.core.action;
 
 import dev.lancet.core.apply.ApplyState;
 import dev.lancet.core.conflict.FootprintBuilder;
+import dev.lancet.format.Texts;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Fragment;
 import java.util.ArrayList;
@@ -29,18 +30,31 @@ public record AddDataFile(Ref fragment, DataFile file, List<Ref> fieldIds, boole
   @Override
   public void apply(ApplyState state) {
     long fragmentId = state.resolveFragment(fragment);
+    Fragment target = state.fragment(fragmentId, actionName());
+    if (fieldIds.isEmpty()) {
+      throw state.invalid("AddDataFile for " + Texts.quote(file.path()) + " names no field ids; "
+          + "list the field each column of the file stores");
+    }
     List<Integer> fields = new ArrayList<>(fieldIds.size());
     for (Ref f : fieldIds) {
-      fields.add(state.resolveField(f));
+      int id = state.resolveField(f);
+      if (state.field(id).isEmpty()) {
+        throw state.invalid("AddDataFile for " + Texts.quote(file.path()) + " stores field " + id
+            + ", which does not exist" + (state.readManifest().schema().field(id).isPresent()
+                ? " any more (an earlier action in this operation dropped it)" : "")
+            + "; a data file stores fields of the schema");
+      }
+      fields.add(id);
     }
     if (!file.columnIndices().isEmpty() && file.columnIndices().size() != fields.size()) {
       throw state.invalid("AddDataFile for " + file.path() + " lists " + fields.size()
           + " field ids but the file has " + file.columnIndices().size() + " columns");
     }
-    Fragment target = state.fragment(fragmentId, actionName());
     List<DataFile> files = new ArrayList<>(target.files());
-    files.add(file.withFields(fields));
+    DataFile added = file.withFields(fields);
+    files.add(added);
     state.putFragment(target.toBuilder().files(files).build());
+    state.noteAddedFile(fragmentId, added);
   }
 
   @Override

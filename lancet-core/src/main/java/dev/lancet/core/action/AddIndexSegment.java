@@ -64,7 +64,12 @@ public record AddIndexSegment(
   public void apply(ApplyState state) {
     List<Integer> fieldIds = new ArrayList<>(fields.size());
     for (Ref f : fields) {
-      fieldIds.add(state.resolveField(f));
+      int id = state.resolveField(f);
+      if (state.field(id).isEmpty()) {
+        throw state.invalid("AddIndexSegment '" + name + "' indexes field " + id
+            + ", which does not exist; an index is over fields of the schema");
+      }
+      fieldIds.add(id);
     }
     List<Integer> covering = new ArrayList<>(coveringFields.size());
     for (Ref f : coveringFields) {

@@ -32,7 +32,15 @@ public record AddOverlays(Ref fragment, List<DataOverlayFile> overlays, boolean 
     Fragment target = state.fragment(fragmentId, actionName());
     List<DataOverlayFile> all = new ArrayList<>(target.overlays());
     for (DataOverlayFile o : overlays) {
+      for (int field : o.dataFile().fields()) {
+        if (field >= 0 && state.field(field).isEmpty()) {
+          throw state.invalid("AddOverlays file " + dev.lancet.format.Texts.quote(o.dataFile().path())
+              + " for fragment " + Long.toUnsignedString(fragmentId) + " overlays field " + field
+              + ", which does not exist");
+        }
+      }
       all.add(o.withCommittedVersion(state.newVersion()));
+      state.noteAddedOverlay(fragmentId, o.dataFile());
     }
     state.putFragment(target.toBuilder().overlays(all).build());
   }

@@ -96,6 +96,8 @@ public final class ApplyState {
   final LinkedHashSet<Long> minted = new LinkedHashSet<>();
   /** For each fragment AddFragment added, where (step and action) it was added: assembly errors about it name that action. */
   final Map<Long, String> addedAt = new HashMap<>();
+  /** Which action produced each part of the manifest, for errors found before publishing. */
+  final Provenance.Builder provenance = new Provenance.Builder("");
   long reservedHighWater = -1;
   final Map<Long, Set<Integer>> rebound = new HashMap<>();
   long reservedRowIds;
@@ -295,10 +297,22 @@ public final class ApplyState {
   public void addFragment(Fragment f) {
     fragments.put(f.id(), f);
     addedAt.put(f.id(), where);
+    provenance.fragment(f.id(), where);
   }
 
   public void putFragment(Fragment f) {
     fragments.put(f.id(), f);
+    provenance.fragment(f.id(), where);
+  }
+
+  /** Notes a data file this action added to {@code fragment}, for errors about it. */
+  public void noteAddedFile(long fragment, DataFile file) {
+    provenance.file(fragment, file.path(), where);
+  }
+
+  /** Notes an overlay file this action added to {@code fragment}. */
+  public void noteAddedOverlay(long fragment, DataFile file) {
+    provenance.file(fragment, file.path(), where);
   }
 
   public boolean removeFragment(long id) {
@@ -374,6 +388,7 @@ public final class ApplyState {
 
   /** Adds a field: top-level fields go last, children after their parent's last descendant. */
   public void addField(Field field) {
+    provenance.field(field.id(), where);
     if (field.isTopLevel()) {
       fields.add(field);
       return;
@@ -395,6 +410,7 @@ public final class ApplyState {
   }
 
   public void replaceField(Field field) {
+    provenance.field(field.id(), where);
     for (int i = 0; i < fields.size(); i++) {
       if (fields.get(i).id() == field.id()) {
         fields.set(i, field);
@@ -409,6 +425,7 @@ public final class ApplyState {
    * that no longer holds a field of the schema.
    */
   public void dropField(int id) {
+    provenance.schema(where);
     removeSubtree(id, Optional.empty());
   }
 
@@ -418,6 +435,7 @@ public final class ApplyState {
    * left holding no field of the schema (a cast).
    */
   public void replaceFieldIdentity(int id, Field replacement) {
+    provenance.schema(where);
     removeSubtree(id, Optional.of(replacement));
   }
 
@@ -599,6 +617,7 @@ public final class ApplyState {
 
   public void addBase(BasePath base) {
     newBases.put(base.id(), base);
+    provenance.base(base.id(), where);
   }
 
   // ---- indices ----------------------------------------------------------------------------
@@ -615,6 +634,7 @@ public final class ApplyState {
       }
     }
     indices.add(segment);
+    provenance.index(segment.uuid().toString(), where);
   }
 
   private int findIndex(UUID uuid, String name, String verb) {
@@ -690,6 +710,7 @@ public final class ApplyState {
 
   /** Drops schema, schema metadata, fragments and indices; counters and tokens stay. */
   public void reset() {
+    provenance.schema(where);
     fields.clear();
     schemaMetadata.clear();
     fragments.clear();

@@ -35,8 +35,15 @@ public final class CompositeApply {
 
   private CompositeApply() {}
 
-  /** The manifest and index list the operation produces. */
-  public record Result(Manifest manifest, List<IndexSegment> indices) {}
+  /**
+   * The manifest and index list the operation produces, and which action produced each part of
+   * them (for errors the publish checks find).
+   */
+  public record Result(Manifest manifest, List<IndexSegment> indices, Provenance provenance) {
+    public Result(Manifest manifest, List<IndexSegment> indices) {
+      this(manifest, indices, Provenance.none());
+    }
+  }
 
   /**
    * Applies {@code op} on top of {@code current} (the newest manifest) for a transaction that
@@ -138,7 +145,7 @@ public final class CompositeApply {
         .transactionSection(OptionalLong.empty())
         .timestamp(Optional.empty())
         .build();
-    return new Result(next, List.copyOf(indices));
+    return new Result(next, List.copyOf(indices), state.provenance.build());
   }
 
   /**

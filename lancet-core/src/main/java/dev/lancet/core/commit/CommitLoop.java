@@ -2,10 +2,12 @@ package dev.lancet.core.commit;
 
 import dev.lancet.core.action.CompositeOperation;
 import dev.lancet.core.commit.CommitAttempt.Outcome;
+import dev.lancet.core.apply.ApplyException;
+import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.store.StoreErrors;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.core.version.VersionEntry;
-import dev.lancet.core.version.VersionNotFoundException;
 import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.FormatException;
 import dev.lancet.format.pb.TransactionProtos;
@@ -33,6 +35,7 @@ public final class CommitLoop {
   private final ObjectStore store;
   private final String location;
   private final CommitPolicy policy;
+  private final PublishChecks checks;
   private final Consumer<CommitAttempt> observer;
 
   public CommitLoop(ObjectStore store, String location, CommitPolicy policy) {
@@ -40,9 +43,15 @@ public final class CommitLoop {
   }
 
   public CommitLoop(ObjectStore store, String location, CommitPolicy policy, Consumer<CommitAttempt> observer) {
+    this(store, location, policy, PublishChecks.DEFAULT, observer);
+  }
+
+  public CommitLoop(ObjectStore store, String location, CommitPolicy policy, PublishChecks checks,
+      Consumer<CommitAttempt> observer) {
     this.store = store;
     this.location = location;
     this.policy = policy;
+    this.checks = checks;
     this.observer = observer;
   }
 
@@ -68,6 +77,8 @@ public final class CommitLoop {
     PendingCommit pending = initial;
     String uuid = initial.transaction().getUuid();
     long readVersion = initial.transaction().getReadVersion();
+    requireReadVersionForm(readVersion);
+    requirePlainUuid(uuid);
     // Our own earlier attempt is recognised by the .txn name its manifest records, so it is
     // found even if the .txn file itself was lost (it is not fsynced; decision 0007).
     String ourTxnFile = TransactionFile.fileName(readVersion, uuid);
@@ -79,6 +90,9 @@ public final class CommitLoop {
     // The transaction whose .txn file is written: a retry rewrites it only if a rebase changed it.
     TransactionProtos.Transaction written = null;
     VersionPublisher publisher = new VersionPublisher(store);
+    PrePublish prePublish = new PrePublish(store, checks);
+    // The newest version whose transaction was read (as a winner, or checked before publishing on top).
+    long readableUpTo = -1;
     while (true) {
       attempts++;
       long attemptStart = System.nanoTime();
@@ -87,14 +101,15 @@ public final class CommitLoop {
         Snapshot latest = attempts == 1 && freshRead.isPresent() && freshRead.get().version() == readVersion
             ? Snapshot.load(store, freshRead.get()) : Snapshot.latest(store, location);
         latest.requireWritable();
-        if (latest.version() < readVersion) {
-          throw new VersionNotFoundException("the transaction read version " + readVersion
-              + ", which is newer than the latest version " + latest.version());
+        if (Long.compareUnsigned(latest.version(), readVersion) < 0) {
+          throw new InvalidTransactionException("the transaction read version "
+              + Long.toUnsignedString(readVersion) + ", which is newer than the latest version "
+              + latest.version() + "; plan it against a version the table has");
         }
         for (long v = checkedUpTo + 1; v <= latest.version(); v++) {
-          Snapshot winner = v == latest.version() ? latest : loadWinner(latest.entry(), v);
+          Snapshot winner = v == latest.version() ? latest : loadWinner(latest.entry(), v, readVersion);
           boolean ours = winner.manifest().transactionFile().equals(ourTxnFile);
-          TransactionProtos.Transaction theirs = ours ? null : transactionOf(winner);
+          TransactionProtos.Transaction theirs = ours ? null : transactionOf(winner, latest.version());
           if (ours || theirs.getUuid().equals(uuid)) {
             // Our own earlier attempt landed: report it, never publish twice.
             observer.accept(new CommitAttempt(uuid, attempts, Outcome.ALREADY_COMMITTED, v,
@@ -103,10 +118,15 @@ public final class CommitLoop {
           }
           pending = check(pending, v, theirs, attempts);
           checkedUpTo = v;
+          readableUpTo = v;
+        }
+        if (readableUpTo < latest.version()) {
+          requireReadableTransaction(latest);
+          readableUpTo = latest.version();
         }
         unknownOutcome = Optional.empty();
         blockedAt = latest.version() + 1;
-        PendingCommit.Rebased next = pending.applyTo(latest);
+        PendingCommit.Rebased next = applyAndCheck(initial, pending, latest, readVersion, prePublish);
         // Written only after the transaction applied (invalid input writes nothing) and the scan
         // showed no version carries our uuid (a landed attempt's .txn file is never replaced).
         if (!next.transaction().equals(written)) {
@@ -119,7 +139,8 @@ public final class CommitLoop {
         observer.accept(new CommitAttempt(uuid, attempts, Outcome.COMMITTED, version,
             attempts == 1 ? "published" : "published after " + (attempts - 1) + " retry(ies)"));
         return new CommitResult(version, uuid, published.manifest(), next.indices(), attempts);
-      } catch (ConflictingCommitException | IncompatibleTransactionException e) {
+      } catch (ConflictingCommitException | IncompatibleTransactionException
+          | ReadVersionUnavailableException e) {
         throw e;
       } catch (CommitStateUnknownException e) {
         // The next attempt's scan reads the version back and finds out whether it is ours.
@@ -129,6 +150,13 @@ public final class CommitLoop {
         giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.LOST_RACE, lostRace.version(), lostRace,
             unknownOutcome);
       } catch (IOException | UncheckedIOException e) {
+        if (StoreErrors.isPermanent(e)) {
+          // Permission denied, a read-only store, a directory that is a file: no retry cures it.
+          observer.accept(new CommitAttempt(uuid, attempts, Outcome.GAVE_UP, blockedAt, e.getMessage()));
+          throw new UncheckedIOException("committing transaction " + uuid + " failed and no retry "
+              + "can fix it (" + describe(e) + "); check the table's permissions and storage",
+              e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
+        }
         // A failed .txn write may have left a partial state: write it again next time.
         written = null;
         giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.STORE_ERROR, blockedAt, e, unknownOutcome);
@@ -151,21 +179,138 @@ public final class CommitLoop {
     }
   }
 
+  /**
+   * The manifest {@code pending} produces on {@code latest}, checked before anything is written
+   * ({@link PrePublish}). When it is invalid only because of what was committed after the read
+   * version (it applies and checks cleanly on the version it read), that is a conflict with the
+   * winners, not invalid input: the caller can re-plan.
+   */
+  private PendingCommit.Rebased applyAndCheck(PendingCommit initial, PendingCommit pending,
+      Snapshot latest, long readVersion, PrePublish prePublish) throws IOException {
+    PendingCommit.Rebased next;
+    try {
+      next = pending.applyTo(latest);
+      prePublish.validate(latest.manifest(), latest.indices(), next.manifest(), next.indices(),
+          next.provenance());
+    } catch (ApplyException e) {
+      if (latest.version() != readVersion && validOn(initial, readVersion, prePublish)) {
+        throw new ConflictingCommitException(latest.version(), operationName(latest), List.of(
+            "the transaction is valid on version " + Long.toUnsignedString(readVersion) + ", which "
+                + "it read, but not on top of the versions committed since: " + e.getMessage()));
+      }
+      throw e;
+    }
+    prePublish.check(latest.manifest(), latest.indices(), next.manifest(), next.indices(),
+        next.provenance());
+    return next;
+  }
+
+  /**
+   * Whether the transaction applies and validates on the version it read (false when that is
+   * gone or it does not). A store failure while finding out is thrown: the attempt is retried.
+   */
+  private boolean validOn(PendingCommit initial, long readVersion, PrePublish prePublish) throws IOException {
+    Optional<VersionEntry> entry = dev.lancet.core.version.Versions.find(store, readVersion);
+    if (entry.isEmpty()) {
+      return false;
+    }
+    Snapshot read = Snapshot.load(store, entry.get());
+    try {
+      PendingCommit.Rebased atRead = initial.applyTo(read);
+      prePublish.validate(read.manifest(), read.indices(), atRead.manifest(), atRead.indices(),
+          atRead.provenance());
+      return true;
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static String operationName(Snapshot version) {
+    try {
+      return version.readableTransaction().map(TransactionFile::operationName).orElse("a concurrent commit");
+    } catch (RuntimeException e) {
+      return "a concurrent commit";
+    }
+  }
+
   /** A concurrent version, found by the naming scheme of the latest one (no listing). */
-  private Snapshot loadWinner(VersionEntry latest, long version) throws IOException {
+  private Snapshot loadWinner(VersionEntry latest, long version, long readVersion) throws IOException {
     String path = latest.naming().path(version);
-    return Snapshot.load(store, new VersionEntry(version, path, latest.naming(), -1));
+    try {
+      return Snapshot.load(store, new VersionEntry(version, path, latest.naming(), -1));
+    } catch (NotFoundException e) {
+      // Between the read version and the latest one a version is missing: cleaned up.
+      throw new ReadVersionUnavailableException(readVersion, version, latest.version());
+    }
+  }
+
+  /**
+   * Before publishing on top of {@code latest} (when no earlier check read its transaction):
+   * its transaction must be readable, or writers that read an earlier version could never be
+   * checked against it. A transaction file that is missing is tolerated (it is advisory and a
+   * machine crash may lose it, decision 0007); one that holds garbage fails closed. A version
+   * whose transaction is inline in its manifest (every legacy operation) is not decoded here:
+   * lance-core decodes that copy whenever it opens the version and refuses a damaged one, and
+   * decoding it on every commit would cost as much as the transaction is large.
+   */
+  private static void requireReadableTransaction(Snapshot latest) {
+    if (latest.manifest().transactionSection().isPresent()) {
+      return;
+    }
+    try {
+      latest.readableTransaction();
+    } catch (FormatException e) {
+      throw new DamagedTableException(latest.version(), "version " + latest.version() + ", the "
+          + "latest, records a transaction that cannot be read (" + e.getMessage() + "): a writer that "
+          + "read an earlier version could never be checked against it, so Lancet does not publish "
+          + "on top of it (fail closed). Repair or remove the damaged transaction file, or restore "
+          + "the table", e);
+    }
+  }
+
+  /** Read version 0, or one at or beyond 2^63 (-1 is 2^64-1), names no version a writer read. */
+  private static void requireReadVersionForm(long readVersion) {
+    if (readVersion <= 0) {
+      throw new InvalidTransactionException("the transaction's read version is "
+          + Long.toUnsignedString(readVersion) + ", which is not a version of any table: versions "
+          + "are numbered from 1 (" + (readVersion == 0 ? "0 means no version was read" : "a "
+          + "negative number is read as an unsigned 64-bit one") + "); give the version the "
+          + "transaction was planned against");
+    }
+  }
+
+  /** The uuid names the .txn file, so it must be usable as one file-name segment. */
+  private static void requirePlainUuid(String uuid) {
+    String problem = dev.lancet.format.layout.RelativePath.problem(uuid);
+    if (problem == null && (uuid.indexOf('/') >= 0 || uuid.length() > 128)) {
+      problem = uuid.length() > 128 ? "it is longer than 128 characters" : "it has a '/'";
+    }
+    if (problem != null) {
+      throw new InvalidTransactionException("the transaction uuid " + dev.lancet.format.Texts.quote(uuid)
+          + " cannot name its .txn file (" + problem + "); use a UUID");
+    }
+  }
+
+  private static String describe(Throwable e) {
+    Throwable t = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+    return t.getClass().getSimpleName() + ": " + t.getMessage();
   }
 
   /**
    * The transaction that produced {@code winner}; one that records none, or one this build
-   * cannot read or does not know, fails closed (naming the version and its file).
+   * cannot read or does not know, fails closed (naming the version and its file). An
+   * unreadable transaction in the latest version is damage no re-plan gets past.
    */
-  private static TransactionProtos.Transaction transactionOf(Snapshot winner) {
+  private static TransactionProtos.Transaction transactionOf(Snapshot winner, long latestVersion) {
     Optional<TransactionProtos.Transaction> theirs;
     try {
       theirs = winner.transaction();
     } catch (FormatException e) {
+      if (winner.version() == latestVersion) {
+        requireReadableTransaction(winner);
+      }
       throw new ConflictingCommitException(winner.version(), "unreadable transaction",
           List.of("its transaction cannot be read (" + e.getMessage() + "), so this commit "
               + "cannot be checked against it (fail closed)"));

@@ -65,6 +65,6 @@ public final class CompositeCommit implements PendingCommit {
   public Rebased applyTo(Snapshot latest) {
     CompositeApply.Result result = CompositeApply.apply(latest.manifest(), latest.indices(), operation,
         transaction.getReadVersion());
-    return new Rebased(result.manifest(), result.indices(), transaction);
+    return new Rebased(result.manifest(), result.indices(), transaction, result.provenance());
   }
 }

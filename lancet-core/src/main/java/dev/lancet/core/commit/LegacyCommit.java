@@ -5,6 +5,7 @@ import dev.lancet.core.apply.ApplyState;
 import dev.lancet.core.apply.MemWalProgress;
 import dev.lancet.core.conflict.legacy.LegacyConflicts;
 import dev.lancet.core.conflict.legacy.LegacyRebase;
+import dev.lancet.core.conflict.legacy.MissingDeletionFileException;
 import dev.lancet.core.conflict.legacy.LegacyVerdict;
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation;
 import dev.lancet.core.conflict.legacy.FragmentStates;
@@ -45,7 +46,7 @@ public final class LegacyCommit implements PendingCommit {
   private final StoreManifestHistory history;
 
   public LegacyCommit(ObjectStore store, TransactionProtos.Transaction transaction) {
-    this(store, transaction, List.of(), -1, "", new StoreManifestHistory(store));
+    this(store, transaction, List.of(), -1, "", new StoreManifestHistory(store, transaction.getReadVersion()));
   }
 
   private LegacyCommit(ObjectStore store, TransactionProtos.Transaction transaction,
@@ -99,7 +100,15 @@ public final class LegacyCommit implements PendingCommit {
     if (!obligations.isEmpty()) {
       FragmentStates states = FragmentStates.of(
           history.manifestAt(txn.getReadVersion()).fragments(), latest.manifest().fragments(), latest.version());
-      LegacyRebase.Result rebased = LegacyRebase.rebase(txn, obligations, states, new StoreDeletionVectors(store));
+      LegacyRebase.Result rebased;
+      try {
+        rebased = LegacyRebase.rebase(txn, obligations, states, new StoreDeletionVectors(store));
+      } catch (MissingDeletionFileException e) {
+        // The winner's deletion file is gone: no retry can merge with rows nobody can read.
+        throw new IncompatibleTransactionException(lastWinner, lastWinnerOperation,
+            List.of(e.getMessage() + "; the table is damaged at that version, so this delete "
+                + "cannot be merged with it (re-plan on a repaired table)"));
+      }
       if (!rebased.verdict().isOk()) {
         // Rows we change were changed by a winner that left an obligation (the newest of them).
         throw new ConflictingCommitException(lastWinner, lastWinnerOperation,
@@ -117,7 +126,7 @@ public final class LegacyCommit implements PendingCommit {
     }
     LegacyApply.Result result = LegacyApply.apply(latest.manifest(), latest.indices(), op,
         txn.getReadVersion(), history);
-    return new Rebased(result.manifest(), result.indices(), txn);
+    return new Rebased(result.manifest(), result.indices(), txn, result.provenance());
   }
 
   /**

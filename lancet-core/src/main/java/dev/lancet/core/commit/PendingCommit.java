@@ -1,5 +1,6 @@
 package dev.lancet.core.commit;
 
+import dev.lancet.core.apply.Provenance;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.model.IndexSegment;
 import dev.lancet.format.model.Manifest;
@@ -29,7 +30,13 @@ public interface PendingCommit {
 
   /**
    * A commit re-applied on top of the newest version, not yet stamped or published, with the
-   * transaction message to store (the original, or one a row-level rebase rewrote).
+   * transaction message to store (the original, or one a row-level rebase rewrote), and which
+   * action produced each part of the manifest (for the checks before publishing).
    */
-  record Rebased(Manifest manifest, List<IndexSegment> indices, TransactionProtos.Transaction transaction) {}
+  record Rebased(Manifest manifest, List<IndexSegment> indices, TransactionProtos.Transaction transaction,
+      Provenance provenance) {
+    public Rebased(Manifest manifest, List<IndexSegment> indices, TransactionProtos.Transaction transaction) {
+      this(manifest, indices, transaction, Provenance.none());
+    }
+  }
 }

@@ -3,6 +3,7 @@ package dev.lancet.core.commit;
 import dev.lancet.core.operation.ManifestHistory;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.version.Snapshot;
+import dev.lancet.core.version.VersionEntry;
 import dev.lancet.core.version.Versions;
 import dev.lancet.format.model.IndexSegment;
 import dev.lancet.format.model.Manifest;
@@ -11,14 +12,25 @@ import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** Older versions of a table read from its store, each loaded once per commit. */
+/**
+ * Older versions of a table read from its store, each loaded once per commit. When the version
+ * the transaction read is gone (cleaned up), reading it is a {@link ReadVersionUnavailableException}.
+ */
 public final class StoreManifestHistory implements ManifestHistory {
   private final ObjectStore store;
+  private final long readVersion;
   private final Map<Long, Snapshot> loaded = new HashMap<>();
 
   public StoreManifestHistory(ObjectStore store) {
+    this(store, -1);
+  }
+
+  /** A history for a transaction that read {@code readVersion}. */
+  public StoreManifestHistory(ObjectStore store, long readVersion) {
     this.store = store;
+    this.readVersion = readVersion;
   }
 
   @Override
@@ -35,7 +47,12 @@ public final class StoreManifestHistory implements ManifestHistory {
     Snapshot s = loaded.get(version);
     if (s == null) {
       try {
-        s = Snapshot.load(store, Versions.resolve(store, version));
+        Optional<VersionEntry> entry = Versions.find(store, version);
+        if (entry.isEmpty() && version == readVersion) {
+          long latest = Versions.latest(store).map(VersionEntry::version).orElse(-1L);
+          throw new ReadVersionUnavailableException(readVersion, readVersion, latest);
+        }
+        s = Snapshot.load(store, entry.isPresent() ? entry.get() : Versions.resolve(store, version));
       } catch (IOException e) {
         throw new UncheckedIOException("reading version " + version + " of the table", e);
       }

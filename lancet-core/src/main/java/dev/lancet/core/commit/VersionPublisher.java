@@ -2,6 +2,7 @@ package dev.lancet.core.commit;
 
 import dev.lancet.core.store.AlreadyExistsException;
 import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.store.StoreErrors;
 import dev.lancet.core.version.VersionEntry;
 import dev.lancet.core.version.Versions;
 import dev.lancet.format.layout.ManifestFile;
@@ -87,6 +88,10 @@ public final class VersionPublisher {
       throw new CommitConflictException(stamped.version(), "version " + stamped.version()
           + " was committed by another writer first");
     } catch (IOException e) {
+      if (StoreErrors.isPermanent(e)) {
+        // Refused (permission, read-only store): nothing was created.
+        throw e;
+      }
       // The write may or may not have landed; the commit loop reads the version back (by the
       // transaction's uuid) on its next attempt.
       throw new CommitStateUnknownException(stamped.version(), transaction.getUuid(),

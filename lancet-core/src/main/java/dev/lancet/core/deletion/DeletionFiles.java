@@ -1,6 +1,9 @@
 package dev.lancet.core.deletion;
 
+import dev.lancet.core.conflict.legacy.MissingDeletionFileException;
+import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.version.ReadLimits;
 import dev.lancet.format.deletion.DeletionFileFormat;
 import dev.lancet.format.deletion.DeletionFileNames;
 import dev.lancet.format.deletion.DeletionVector;
@@ -24,7 +27,12 @@ public final class DeletionFiles {
     return df.isEmpty() ? DeletionVector.empty() : read(store, fragment.id(), df.get());
   }
 
-  /** Reads the deletion file {@code file} of fragment {@code fragmentId}. */
+  /**
+   * Reads the deletion file {@code file} of fragment {@code fragmentId}, refusing one larger
+   * than {@link ReadLimits#maxDeletionFileBytes()} unread.
+   *
+   * @throws MissingDeletionFileException when the manifest names a file the store does not have
+   */
   public static DeletionVector read(ObjectStore store, long fragmentId, DeletionFile file)
       throws IOException {
     if (file.baseId().isPresent()) {
@@ -32,8 +40,15 @@ public final class DeletionFiles {
           + " lives in base path " + Integer.toUnsignedString(file.baseId().getAsInt())
           + ", which Lancet does not resolve yet");
     }
-    String path = DeletionFileNames.DIRECTORY + "/" + file.fileName(fragmentId);
-    return DeletionFileFormat.read(store.get(path), file.kind(), path);
+    String name = file.fileName(fragmentId);
+    String path = DeletionFileNames.DIRECTORY + "/" + name;
+    byte[] bytes;
+    try {
+      bytes = store.get(path, ReadLimits.maxDeletionFileBytes());
+    } catch (NotFoundException e) {
+      throw new MissingDeletionFileException(fragmentId, path);
+    }
+    return DeletionFileFormat.read(bytes, file.kind(), name);
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.lancet.core.action.UpdateMap;
 import dev.lancet.core.action.UserStep;
 import dev.lancet.core.apply.ApplyException;
 import dev.lancet.core.apply.CompositeApply;
+import dev.lancet.core.apply.Provenance;
 import dev.lancet.format.FormatException;
 import dev.lancet.format.model.BasePath;
 import dev.lancet.format.model.DataFile;
@@ -74,11 +75,19 @@ public final class LegacyApply {
 
   private LegacyApply() {}
 
-  /** The manifest and index list the operation produces. */
-  public record Result(Manifest manifest, List<IndexSegment> indices) {
+  /**
+   * The manifest and index list the operation produces, and where each new fragment came from
+   * in the operation (for errors the publish checks find).
+   */
+  public record Result(Manifest manifest, List<IndexSegment> indices, Provenance provenance) {
     public Result {
       Objects.requireNonNull(manifest, "manifest");
       indices = List.copyOf(indices);
+      Objects.requireNonNull(provenance, "provenance");
+    }
+
+    public Result(Manifest manifest, List<IndexSegment> indices) {
+      this(manifest, indices, Provenance.none());
     }
   }
 
@@ -149,6 +158,7 @@ public final class LegacyApply {
     long nextFragmentId;
     long nextRowId;
     long reserveFragments;
+    final Provenance.Builder provenance;
 
     Build(Manifest current, List<IndexSegment> indices, long readVersion, ManifestHistory history,
         String op) {
@@ -165,6 +175,7 @@ public final class LegacyApply {
       this.bases = new ArrayList<>(current.basePaths());
       this.nextFragmentId = current.effectiveMaxFragmentId().orElse(-1) + 1;
       this.nextRowId = current.nextRowId();
+      this.provenance = new Provenance.Builder(op);
     }
 
     boolean stableRowIds() {
@@ -178,7 +189,7 @@ public final class LegacyApply {
     // ---- operations -----------------------------------------------------------------------
 
     void append(Append a) {
-      List<Fragment> added = withFreshIds(a.fragments());
+      List<Fragment> added = withFreshIds(a.fragments(), true);
       added = withRowIdsAndVersions(added);
       fragments.addAll(added);
     }
@@ -194,6 +205,7 @@ public final class LegacyApply {
       for (Fragment f : d.updatedFragments()) {
         updated.putIfAbsent(f.id(), f);
       }
+      requirePresent(deleted, "deletes fragment", updated.keySet(), "sets the deletion file of fragment");
       List<Fragment> out = new ArrayList<>(fragments.size());
       for (Fragment f : fragments) {
         if (deleted.contains(f.id())) {
@@ -206,6 +218,30 @@ public final class LegacyApply {
       indices = retainRelevant(indices, schema, fragments);
     }
 
+    /**
+     * The fragments an operation removes and those it updates must exist in the version it
+     * applies to (a no-op version, or rows silently left, otherwise); updated ones are noted as
+     * its own for errors found before publishing.
+     */
+    private void requirePresent(Set<Long> removed, String removing, Set<Long> updated, String updating) {
+      Set<Long> present = new HashSet<>();
+      fragments.forEach(f -> present.add(f.id()));
+      for (long id : removed) {
+        requirePresent(present, id, removing);
+      }
+      for (long id : updated) {
+        requirePresent(present, id, updating);
+        provenance.fragment(id, op + " (updated fragment " + Long.toUnsignedString(id) + ")");
+      }
+    }
+
+    private void requirePresent(Set<Long> present, long id, String what) {
+      if (!present.contains(id)) {
+        throw invalid("it " + what + " " + Long.toUnsignedString(id) + ", which does not exist at "
+            + "version " + current.version() + " (fragments " + describeIds(present) + ")");
+      }
+    }
+
     void overwrite(Overwrite o) {
       if (!o.initialBases().isEmpty()) {
         throw invalid("an Overwrite of an existing table cannot register base paths ("
@@ -216,7 +252,7 @@ public final class LegacyApply {
       // 0, 1, 2, ... in the order given; an id the writer set is kept. The high-water mark is
       // not lowered (assemble keeps current's), so a later append still goes past the old ids.
       nextFragmentId = 0;
-      List<Fragment> added = withFreshIds(o.fragments());
+      List<Fragment> added = withFreshIds(o.fragments(), false);
       requireDistinctIds(added);
       fragments = new ArrayList<>(withRowIdsAndVersions(added));
       indices = new ArrayList<>();
@@ -250,7 +286,7 @@ public final class LegacyApply {
           }
           olds.add(f.id());
         }
-        List<Fragment> added = withFreshIds(g.newFragments());
+        List<Fragment> added = withFreshIds(g.newFragments(), true);
         Set<Long> oldSet = new HashSet<>(olds);
         fragments.removeIf(f -> oldSet.contains(f.id()));
         fragments.addAll(added);
@@ -443,6 +479,24 @@ public final class LegacyApply {
     void merge(Merge m) {
       Map<Long, Fragment> before = new HashMap<>();
       fragments.forEach(f -> before.put(f.id(), f));
+      Set<Long> listed = new HashSet<>();
+      m.fragments().forEach(f -> listed.add(f.id()));
+      List<Long> missing = new ArrayList<>();
+      for (long id : before.keySet()) {
+        if (!listed.contains(id)) {
+          missing.add(id);
+        }
+      }
+      if (!missing.isEmpty()) {
+        missing.sort(null);
+        throw invalid("a Merge lists every fragment of the table as it is after the merge (a "
+            + "post-image), but it leaves out " + missing.size() + " of the " + before.size()
+            + " fragments of version " + current.version() + " (" + describeIds(missing)
+            + "), which would drop their rows; list them all");
+      }
+      for (Fragment f : m.fragments()) {
+        provenance.fragment(f.id(), op + " (fragment " + Long.toUnsignedString(f.id()) + ")");
+      }
       List<Fragment> merged = new ArrayList<>();
       for (Fragment f : m.fragments()) {
         Fragment prev = before.get(f.id());
@@ -527,6 +581,11 @@ public final class LegacyApply {
     }
 
     Result clone(Clone c) {
+      if (current.version() > 0) {
+        throw invalid("a shallow Clone creates a new table from version " + c.refVersion()
+            + " of " + c.refPath() + ", but this table already exists (version " + current.version()
+            + "); clone into a location that holds no table");
+      }
       Manifest source = history.manifestAt(c.refVersion());
       List<IndexSegment> sourceIndices = history.indicesAt(c.refVersion());
       if (!c.isShallow()) {
@@ -577,6 +636,7 @@ public final class LegacyApply {
       for (Fragment f : u.updatedFragments()) {
         updated.putIfAbsent(f.id(), f);
       }
+      requirePresent(removed, "removes fragment", updated.keySet(), "updates fragment");
       boolean rewriteColumns = u.updateMode() == Update.UpdateMode.REWRITE_COLUMNS;
       Set<Integer> modified = new HashSet<>(u.fieldsModified());
       List<Fragment> existing = new ArrayList<>(fragments);
@@ -605,7 +665,7 @@ public final class LegacyApply {
       fragments = out;
       pruneCoverage(updated.keySet(), u.fieldsModified());
 
-      List<Fragment> added = withFreshIds(u.newFragments());
+      List<Fragment> added = withFreshIds(u.newFragments(), true);
       if (stableRowIds()) {
         added = assignRowIds(added);
         added = resolveUpdateVersions(existing, added);
@@ -623,6 +683,9 @@ public final class LegacyApply {
     private Manifest readManifest() {
       try {
         return history.manifestAt(readVersion);
+      } catch (dev.lancet.core.LancetException e) {
+        // Typed errors (the read version was cleaned up) say what happened themselves.
+        throw e;
       } catch (RuntimeException e) {
         throw new ApplyException(op, "the version it read (" + readVersion + ") cannot be loaded ("
             + e.getMessage() + "), so its changes cannot be replayed onto version "
@@ -900,7 +963,10 @@ public final class LegacyApply {
     void updateBases(UpdateBases u) {
       for (BasePath nb : u.newBases()) {
         for (BasePath existing : bases) {
-          if (existing.name().equals(nb.name()) || existing.path().equals(nb.path())) {
+          // An unset name collides with nothing: two unnamed bases are fine, as in AddBase
+          // (docs/decisions/0015-validate-before-publishing.md).
+          boolean sameName = nb.name().isPresent() && existing.name().equals(nb.name());
+          if (sameName || existing.path().equals(nb.path())) {
             throw invalid("base path with name " + nb.name().orElse("(none)") + " or path '"
                 + nb.path() + "' already exists (id " + existing.id() + ", name "
                 + existing.name().orElse("(none)") + ", path '" + existing.path() + "'); choose "
@@ -924,10 +990,30 @@ public final class LegacyApply {
 
     // ---- helpers --------------------------------------------------------------------------
 
-    /** Fragments with an id of 0 take the next ids; an id the writer set is kept. */
-    private List<Fragment> withFreshIds(List<Fragment> in) {
+    /**
+     * Fragments with an id of 0 take the next ids; an id the writer set is kept. With
+     * {@code mustBeNew}, a set id must not be that of a fragment the table has (a new fragment
+     * under an existing id would shadow it: lance-core then scans only some of the rows).
+     */
+    private List<Fragment> withFreshIds(List<Fragment> in, boolean mustBeNew) {
       List<Fragment> out = new ArrayList<>(in.size());
-      for (Fragment f : in) {
+      Set<Long> existing = null;
+      for (int i = 0; i < in.size(); i++) {
+        Fragment f = in.get(i);
+        if (f.id() != 0 && mustBeNew) {
+          if (existing == null) {
+            existing = new HashSet<>();
+            for (Fragment e : fragments) {
+              existing.add(e.id());
+            }
+          }
+          if (existing.contains(f.id())) {
+            throw invalid("new fragment " + (i + 1) + " of " + in.size() + " has id "
+                + Long.toUnsignedString(f.id()) + ", which fragment " + Long.toUnsignedString(f.id())
+                + " of version " + current.version() + " already has; leave the id of a new "
+                + "fragment 0 so that a fresh one is assigned");
+          }
+        }
         if (f.id() == 0) {
           if (nextFragmentId > 0xFFFF_FFFFL) {
             throw invalid("cannot assign fragment id " + nextFragmentId + ": it exceeds the "
@@ -935,6 +1021,7 @@ public final class LegacyApply {
           }
           f = f.toBuilder().id(nextFragmentId++).build();
         }
+        provenance.fragment(f.id(), op + " (new fragment " + (i + 1) + " of " + in.size() + ")");
         out.add(f);
       }
       return out;
@@ -1047,7 +1134,9 @@ public final class LegacyApply {
       for (Fragment f : fragments) {
         List<DataFile> kept = new ArrayList<>();
         for (DataFile file : f.files()) {
-          if (file.fields().stream().anyMatch(id -> id != DataFile.TOMBSTONED)) {
+          // A file whose every slot is tombstoned goes; a file that lists no fields at all is
+          // kept, so that the publish checks refuse it instead of silently losing its data.
+          if (file.fields().isEmpty() || file.fields().stream().anyMatch(id -> id != DataFile.TOMBSTONED)) {
             kept.add(file);
           }
         }
@@ -1083,7 +1172,7 @@ public final class LegacyApply {
           .readerFeatureFlags(current.readerFeatureFlags())
           .writerFeatureFlags(current.writerFeatureFlags())
           .build();
-      return new Result(m, indices);
+      return new Result(m, indices, provenance.build());
     }
 
     private boolean opIsReserve() {
@@ -1092,6 +1181,16 @@ public final class LegacyApply {
   }
 
   // ---- shared rules -------------------------------------------------------------------------
+
+  /** Ids for a message: all of a few, or the first ones and a count. */
+  static String describeIds(java.util.Collection<Long> ids) {
+    List<Long> sorted = new ArrayList<>(ids);
+    sorted.sort(Long::compareUnsigned);
+    if (sorted.size() <= 10) {
+      return sorted.toString();
+    }
+    return sorted.subList(0, 10) + " and " + (sorted.size() - 10) + " more";
+  }
 
   private static Manifest.Builder unstamped(Manifest.Builder b) {
     return b.tag("").transactionFile("").indexSection(OptionalLong.empty())

@@ -232,6 +232,12 @@ public final class FaultInjectingStore implements ObjectStore {
     return call(Operation.GET_RANGE, StorePath.validate(path), () -> delegate.getRange(path, offset, length));
   }
 
+  /** A bounded read is one GET of the delegate (which checks the size itself). */
+  @Override
+  public byte[] get(String path, long maxBytes) throws IOException {
+    return call(Operation.GET, StorePath.validate(path), () -> delegate.get(path, maxBytes));
+  }
+
   @Override
   public long size(String path) throws IOException {
     return call(Operation.SIZE, StorePath.validate(path), () -> delegate.size(path));

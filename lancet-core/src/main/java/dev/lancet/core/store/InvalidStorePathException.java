@@ -9,7 +9,7 @@ public class InvalidStorePathException extends IllegalArgumentException {
   private final String reason;
 
   public InvalidStorePathException(String path, String reason) {
-    super("Invalid store path " + quote(path) + ": " + reason);
+    super("Invalid store path " + dev.lancet.format.Texts.doubleQuote(path) + ": " + reason);
     this.path = path;
     this.reason = reason;
   }
@@ -22,19 +22,5 @@ public class InvalidStorePathException extends IllegalArgumentException {
   /** Why it was rejected. */
   public String reason() {
     return reason;
-  }
-
-  // Makes control characters visible in the message instead of printing them raw.
-  private static String quote(String path) {
-    StringBuilder out = new StringBuilder("\"");
-    for (int i = 0; i < path.length(); i++) {
-      char c = path.charAt(i);
-      if (c < 0x20 || c == 0x7f) {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.append('"').toString();
   }
 }

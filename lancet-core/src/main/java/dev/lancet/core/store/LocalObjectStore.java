@@ -57,6 +57,8 @@ public final class LocalObjectStore implements ObjectStore {
 
   private final Path root;
   private final Durability durability;
+  // The root with symbolic links resolved, once it exists (writes are checked to stay below it).
+  private volatile Path realRoot;
 
   /**
    * Creates a store rooted at {@code root} (made absolute and normalized).
@@ -86,6 +88,21 @@ public final class LocalObjectStore implements ObjectStore {
     Path file = resolve(path);
     try (FileChannel channel = openForRead(path, file)) {
       long size = channel.size();
+      if (size > Integer.MAX_VALUE - 8) {
+        throw new IOException("Object " + path + " is too large to read whole (" + size + " bytes); use getRange");
+      }
+      return readFully(path, channel, 0, (int) size);
+    }
+  }
+
+  @Override
+  public byte[] get(String path, long maxBytes) throws IOException {
+    Path file = resolve(path);
+    try (FileChannel channel = openForRead(path, file)) {
+      long size = channel.size();
+      if (size > maxBytes) {
+        throw new ObjectTooLargeException(path, size, maxBytes);
+      }
       if (size > Integer.MAX_VALUE - 8) {
         throw new IOException("Object " + path + " is too large to read whole (" + size + " bytes); use getRange");
       }
@@ -138,8 +155,7 @@ public final class LocalObjectStore implements ObjectStore {
   private void replace(String path, byte[] data, boolean sync) throws IOException {
     Path file = resolve(path);
     Objects.requireNonNull(data, "data");
-    Path directory = file.getParent();
-    Files.createDirectories(directory);
+    Path directory = createDirectoriesInside(path, file.getParent());
     Path temp = writeTemporary(directory, data, sync);
     try {
       // On POSIX this is rename(2), which replaces the target atomically; REPLACE_EXISTING makes
@@ -197,8 +213,7 @@ public final class LocalObjectStore implements ObjectStore {
   public void putIfAbsent(String path, byte[] data) throws IOException {
     Path file = resolve(path);
     Objects.requireNonNull(data, "data");
-    Path directory = file.getParent();
-    Files.createDirectories(directory);
+    Path directory = createDirectoriesInside(path, file.getParent());
     boolean sync = durability == Durability.SYNC;
     Path temp = writeTemporary(directory, data, sync);
     try {
@@ -271,6 +286,62 @@ public final class LocalObjectStore implements ObjectStore {
   @Override
   public String toString() {
     return "LocalObjectStore[" + root + "]";
+  }
+
+  /**
+   * Creates {@code directory} (a directory under the root) if needed and returns it, refusing to
+   * write through a symbolic link that leads out of the table: a {@code _transactions/} that is a
+   * link to {@code /etc} would otherwise receive every .txn file. The deepest existing ancestor is
+   * resolved before anything is created, so no directory is made outside the table either.
+   */
+  private Path createDirectoriesInside(String path, Path directory) throws IOException {
+    Path existing = directory;
+    while (!existing.equals(root) && !Files.isDirectory(existing, LinkOption.NOFOLLOW_LINKS)) {
+      if (Files.isSymbolicLink(existing)) {
+        break;
+      }
+      existing = existing.getParent();
+    }
+    if (!existing.equals(root) || Files.exists(root)) {
+      requireInsideRoot(path, existing);
+    }
+    try {
+      Files.createDirectories(directory);
+    } catch (FileAlreadyExistsException e) {
+      // A regular file where a directory of the path must be: no retry makes it a directory.
+      throw new NotDirectoryException(e.getFile() + " is a file, so " + path + " cannot be written under it");
+    }
+    if (!existing.equals(directory)) {
+      requireInsideRoot(path, directory);
+    }
+    return directory;
+  }
+
+  private void requireInsideRoot(String path, Path directory) throws IOException {
+    Path rootReal = realRoot();
+    Path real;
+    try {
+      real = directory.toRealPath();
+    } catch (NoSuchFileException e) {
+      // A dangling link: nothing can be written there, and nothing is created.
+      throw new InvalidStorePathException(path, "its directory " + root.relativize(directory)
+          + " is a symbolic link to a location that does not exist; Lancet does not write through links");
+    }
+    if (!real.startsWith(rootReal)) {
+      throw new InvalidStorePathException(path, "its directory " + root.relativize(directory)
+          + " resolves to " + real + ", outside the table root " + rootReal + " (through a symbolic "
+          + "link); Lancet does not write outside the table");
+    }
+  }
+
+  private Path realRoot() throws IOException {
+    Path r = realRoot;
+    if (r == null) {
+      Files.createDirectories(root);
+      r = root.toRealPath();
+      realRoot = r;
+    }
+    return r;
   }
 
   /** Validates a store path and maps it under the root, refusing anything that lands outside. */

@@ -43,6 +43,15 @@ public final class MemoryObjectStore implements ObjectStore {
   }
 
   @Override
+  public byte[] get(String path, long maxBytes) throws IOException {
+    byte[] data = require(path);
+    if (data.length > maxBytes) {
+      throw new ObjectTooLargeException(path, data.length, maxBytes);
+    }
+    return data.clone();
+  }
+
+  @Override
   public long size(String path) throws IOException {
     return require(path).length;
   }

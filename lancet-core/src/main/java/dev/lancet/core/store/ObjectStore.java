@@ -31,6 +31,21 @@ public interface ObjectStore extends AutoCloseable {
   byte[] get(String path) throws IOException;
 
   /**
+   * Reads a whole object of at most {@code maxBytes} bytes; a larger object is refused unread.
+   * The default asks for the size first; a store that can do both in one request overrides it.
+   *
+   * @throws NotFoundException if there is no object at {@code path}
+   * @throws ObjectTooLargeException if the object is larger than {@code maxBytes}
+   */
+  default byte[] get(String path, long maxBytes) throws IOException {
+    long size = size(path);
+    if (size > maxBytes) {
+      throw new ObjectTooLargeException(path, size, maxBytes);
+    }
+    return get(path);
+  }
+
+  /**
    * Reads {@code length} bytes starting at {@code offset}.
    *
    * @throws NotFoundException if there is no object at {@code path}

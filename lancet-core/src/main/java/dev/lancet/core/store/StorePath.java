@@ -1,14 +1,17 @@
 package dev.lancet.core.store;
 
+import dev.lancet.format.layout.RelativePath;
 import java.util.Objects;
 
 /**
  * Validation of the relative, '/'-separated paths that {@link ObjectStore} accepts.
  *
- * <p>A valid path is one or more non-empty segments joined by '/', with no '.' or '..' segment,
- * no leading or trailing '/', no backslash, no control character (NUL included), no drive
- * letter, and no segment starting with the reserved {@link #TEMP_PREFIX}. These rules make a path
- * mean the same object in every store and make it impossible to name a file outside the root.
+ * <p>A valid path follows {@link RelativePath} (one or more non-empty segments joined by '/', no
+ * '.' or '..' segment, no leading or trailing '/', no backslash, no control character, no drive
+ * letter, at most 4096 characters: the same rule the manifest validator applies to the paths a
+ * manifest names) and has no segment starting with the reserved {@link #TEMP_PREFIX}. These
+ * rules make a path mean the same object in every store and make it impossible to name a file
+ * outside the root.
  */
 public final class StorePath {
 
@@ -29,34 +32,12 @@ public final class StorePath {
    */
   public static String validate(String path) {
     Objects.requireNonNull(path, "path");
-    if (path.isEmpty()) {
-      throw new InvalidStorePathException(path, "the path is empty");
+    String problem = RelativePath.problem(path);
+    if (problem != null) {
+      throw new InvalidStorePathException(path, problem);
     }
-    checkCharacters(path);
-    if (path.startsWith("/")) {
-      throw new InvalidStorePathException(path, "absolute paths are not allowed; use a path relative to the table root");
-    }
-    if (path.endsWith("/")) {
-      throw new InvalidStorePathException(path, "an object path must not end with '/'");
-    }
-    String[] segments = path.split("/", -1);
-    for (int i = 0; i < segments.length; i++) {
-      String segment = segments[i];
-      if (segment.isEmpty()) {
-        throw new InvalidStorePathException(path, "empty segment ('//')");
-      }
-      if (segment.equals("..")) {
-        throw new InvalidStorePathException(path, "'..' segments are not allowed (they could escape the table root)");
-      }
-      if (segment.equals(".")) {
-        throw new InvalidStorePathException(path, "'.' segments are not allowed; write the path without them");
-      }
-      if (segment.startsWith(TEMP_PREFIX)) {
-        throw new InvalidStorePathException(path, "segment '" + segment + "' uses the reserved temporary-file prefix " + TEMP_PREFIX);
-      }
-      if (i == 0 && isDriveLetter(segment)) {
-        throw new InvalidStorePathException(path, "a drive letter makes the path absolute on Windows");
-      }
+    if (path.startsWith(TEMP_PREFIX) || path.contains("/" + TEMP_PREFIX)) {
+      throw new InvalidStorePathException(path, "a segment uses the reserved temporary-file prefix " + TEMP_PREFIX);
     }
     return path;
   }
@@ -123,27 +104,5 @@ public final class StorePath {
   /** Whether a file name (one segment) is a temporary file of an in-flight write. */
   public static boolean isTemporaryName(String name) {
     return name.startsWith(TEMP_PREFIX);
-  }
-
-  private static void checkCharacters(String path) {
-    for (int i = 0; i < path.length(); i++) {
-      char c = path.charAt(i);
-      if (c == '\0') {
-        throw new InvalidStorePathException(path, "NUL character at index " + i);
-      }
-      if (c < 0x20 || c == 0x7f) {
-        throw new InvalidStorePathException(path, "control character at index " + i);
-      }
-      if (c == '\\') {
-        throw new InvalidStorePathException(path, "backslash at index " + i + "; separate segments with '/'");
-      }
-    }
-  }
-
-  private static boolean isDriveLetter(String segment) {
-    return segment.length() >= 2
-        && segment.charAt(1) == ':'
-        && ((segment.charAt(0) >= 'a' && segment.charAt(0) <= 'z')
-            || (segment.charAt(0) >= 'A' && segment.charAt(0) <= 'Z'));
   }
 }

@@ -4,6 +4,8 @@ import dev.lancet.core.commit.CommitAttempt;
 import dev.lancet.core.commit.CommitLoop;
 import dev.lancet.core.commit.CommitPolicy;
 import dev.lancet.core.commit.CommitResult;
+import dev.lancet.core.commit.PublishChecks;
+import dev.lancet.format.layout.BasePathPolicy;
 import dev.lancet.core.commit.LegacyCommit;
 import dev.lancet.core.commit.StoreManifestHistory;
 import dev.lancet.core.operation.LegacyApply;
@@ -40,6 +42,7 @@ public final class LegacyTransactionBuilder {
   // The read version's entry while it is the latest one seen and the uuid is fresh (see commit()).
   private java.util.Optional<dev.lancet.core.version.VersionEntry> freshRead = java.util.Optional.empty();
   private CommitPolicy policy = CommitPolicy.DEFAULT;
+  private PublishChecks checks = PublishChecks.DEFAULT;
   private Consumer<CommitAttempt> observer = attempt -> { };
 
   public LegacyTransactionBuilder(ObjectStore store, String location, long readVersion, LegacyOperation operation) {
@@ -78,6 +81,27 @@ public final class LegacyTransactionBuilder {
 
   public LegacyTransactionBuilder maxRetries(int retries) {
     this.policy = policy.withMaxRetries(retries);
+    return this;
+  }
+
+  /** What is checked before anything is written (default {@link PublishChecks#DEFAULT}). */
+  public LegacyTransactionBuilder checks(PublishChecks publishChecks) {
+    this.checks = java.util.Objects.requireNonNull(publishChecks, "checks");
+    return this;
+  }
+
+  /** Which locations the commit may register as base paths (default: none). */
+  public LegacyTransactionBuilder basePaths(BasePathPolicy policy) {
+    this.checks = checks.withBasePaths(policy);
+    return this;
+  }
+
+  /**
+   * Whether the files the commit adds are looked up in the store before publishing (default
+   * true); a bulk writer that vouches for its files may turn it off.
+   */
+  public LegacyTransactionBuilder verifyNewFiles(boolean verify) {
+    this.checks = checks.withVerifyNewFiles(verify);
     return this;
   }
 
@@ -122,6 +146,7 @@ public final class LegacyTransactionBuilder {
 
   /** Publishes the operation as the next version, rebasing over concurrent commits. */
   public CommitResult commit() {
-    return new CommitLoop(store, location, policy, observer).commit(new LegacyCommit(store, toTransaction()), freshRead);
+    return new CommitLoop(store, location, policy, checks, observer)
+        .commit(new LegacyCommit(store, toTransaction()), freshRead);
   }
 }

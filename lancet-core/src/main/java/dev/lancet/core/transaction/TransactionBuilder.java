@@ -8,6 +8,8 @@ import dev.lancet.core.commit.CommitAttempt;
 import dev.lancet.core.commit.CommitLoop;
 import dev.lancet.core.commit.CommitPolicy;
 import dev.lancet.core.commit.CommitResult;
+import dev.lancet.core.commit.PublishChecks;
+import dev.lancet.format.layout.BasePathPolicy;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.pb.TransactionProtos;
@@ -45,6 +47,7 @@ public final class TransactionBuilder {
   // The read version's entry while it is the latest one seen and the uuid is fresh (see commit()).
   private java.util.Optional<dev.lancet.core.version.VersionEntry> freshRead = java.util.Optional.empty();
   private CommitPolicy policy = CommitPolicy.DEFAULT;
+  private PublishChecks checks = PublishChecks.DEFAULT;
   private Consumer<CommitAttempt> observer = attempt -> { };
 
   public TransactionBuilder(ObjectStore store, String location, long readVersion) {
@@ -104,6 +107,27 @@ public final class TransactionBuilder {
     return this;
   }
 
+  /** What is checked before anything is written (default {@link PublishChecks#DEFAULT}). */
+  public TransactionBuilder checks(PublishChecks publishChecks) {
+    this.checks = java.util.Objects.requireNonNull(publishChecks, "checks");
+    return this;
+  }
+
+  /** Which locations the commit may register as base paths (default: none). */
+  public TransactionBuilder basePaths(BasePathPolicy policy) {
+    this.checks = checks.withBasePaths(policy);
+    return this;
+  }
+
+  /**
+   * Whether the files the commit adds are looked up in the store before publishing (default
+   * true); a bulk writer that vouches for its files may turn it off.
+   */
+  public TransactionBuilder verifyNewFiles(boolean verify) {
+    this.checks = checks.withVerifyNewFiles(verify);
+    return this;
+  }
+
   /** Reports every commit attempt (published, lost race, store error, conflict, gave up). */
   public TransactionBuilder onAttempt(Consumer<CommitAttempt> attemptObserver) {
     this.observer = attemptObserver;
@@ -141,7 +165,7 @@ public final class TransactionBuilder {
 
   /** Publishes the operation as the next version, rebasing over concurrent commits. */
   public CommitResult commit() {
-    return new CommitLoop(store, location, policy, observer).commit(
+    return new CommitLoop(store, location, policy, checks, observer).commit(
         new dev.lancet.core.commit.CompositeCommit(operation(), toTransaction()), freshRead);
   }
 

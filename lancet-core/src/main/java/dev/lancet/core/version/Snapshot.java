@@ -2,6 +2,7 @@ package dev.lancet.core.version;
 
 import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.store.ObjectTooLargeException;
 import dev.lancet.format.FormatException;
 import dev.lancet.format.layout.ManifestFile;
 import dev.lancet.format.layout.ManifestValidator;
@@ -41,7 +42,7 @@ public final class Snapshot {
 
   /** Reads, decodes and validates the manifest of {@code entry}. */
   public static Snapshot load(ObjectStore store, VersionEntry entry) throws IOException {
-    byte[] bytes = store.get(entry.path());
+    byte[] bytes = readManifestBytes(store, entry);
     ManifestFile.Contents contents = ManifestFile.read(bytes, entry.path());
     Manifest m = contents.manifest();
     if (m.version() != entry.version()) {
@@ -72,6 +73,32 @@ public final class Snapshot {
     }
   }
 
+  /**
+   * The manifest file's bytes, size-checked first: a file over the limit is refused unread, and a
+   * large one has its footer checked before the rest is read ({@link ReadLimits}).
+   */
+  private static byte[] readManifestBytes(ObjectStore store, VersionEntry entry) throws IOException {
+    long limit = ReadLimits.maxManifestBytes();
+    try {
+      if (entry.sizeBytes() < 0) {
+        return store.get(entry.path(), limit);
+      }
+      if (entry.sizeBytes() > limit) {
+        throw new ObjectTooLargeException(entry.path(), entry.sizeBytes(), limit);
+      }
+      if (entry.sizeBytes() > ReadLimits.FOOTER_FIRST_BYTES) {
+        byte[] footer = store.getRange(entry.path(), entry.sizeBytes() - ManifestFile.FOOTER_SIZE,
+            ManifestFile.FOOTER_SIZE);
+        ManifestFile.checkFooter(footer, 0, entry.sizeBytes(), entry.path());
+      }
+      return store.get(entry.path());
+    } catch (ObjectTooLargeException e) {
+      throw new FormatException(entry.path(), "the manifest is " + e.size() + " bytes, more than "
+          + "the " + e.limit() + " bytes Lancet reads (raise the limit with -Dlancet.maxManifestBytes "
+          + "if the table really is that large)");
+    }
+  }
+
   public long version() {
     return entry.version();
   }
@@ -90,9 +117,25 @@ public final class Snapshot {
 
   /**
    * The transaction that produced this version: the inline copy when the manifest file has
-   * one, else the {@code _transactions/} file it names, else empty.
+   * one, else the {@code _transactions/} file it names, else empty. A named file that does not
+   * exist is a {@link FormatException}.
    */
   public Optional<TransactionProtos.Transaction> transaction() {
+    String file = manifest().transactionFile();
+    Optional<TransactionProtos.Transaction> found = readableTransaction();
+    if (found.isEmpty() && contents.inlineTransaction().isEmpty() && !file.isEmpty()) {
+      throw new FormatException(TransactionFile.path(file), "version " + version() + " names this "
+          + "transaction file, but it does not exist");
+    }
+    return found;
+  }
+
+  /**
+   * Like {@link #transaction()}, but a transaction file that does not exist is empty rather than
+   * an error: the .txn file is advisory (decision 0007), so a crash may lose it. Bytes that are
+   * not a Transaction are still a {@link FormatException}.
+   */
+  public Optional<TransactionProtos.Transaction> readableTransaction() {
     Optional<TransactionProtos.Transaction> inline = contents.inlineTransaction();
     if (inline.isPresent()) {
       return inline;
@@ -103,10 +146,12 @@ public final class Snapshot {
     }
     String path = TransactionFile.path(file);
     try {
-      return Optional.of(TransactionFile.decode(store.get(path), path));
+      return Optional.of(TransactionFile.decode(store.get(path, ReadLimits.maxTransactionBytes()), path));
+    } catch (ObjectTooLargeException e) {
+      throw new FormatException(path, "the transaction file is " + e.size() + " bytes, more than "
+          + "the " + e.limit() + " bytes Lancet reads (raise it with -Dlancet.maxTransactionBytes)");
     } catch (NotFoundException e) {
-      throw new FormatException(path, "version " + version() + " names this transaction file, "
-          + "but it does not exist");
+      return Optional.empty();
     } catch (IOException e) {
       throw new UncheckedIOException("reading " + path, e);
     }

@@ -5,6 +5,7 @@ import com.google.protobuf.util.JsonFormat;
 import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectInfo;
 import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.store.ObjectTooLargeException;
 import dev.lancet.format.layout.ManifestNaming;
 import dev.lancet.format.pb.RefProtos;
 import java.io.IOException;
@@ -130,8 +131,12 @@ public final class Versions {
   public static OptionalLong readHint(ObjectStore store) throws IOException {
     byte[] bytes;
     try {
-      bytes = store.get(HINT_PATH);
+      bytes = store.get(HINT_PATH, ReadLimits.HINT_BYTES);
     } catch (NotFoundException e) {
+      return OptionalLong.empty();
+    } catch (ObjectTooLargeException e) {
+      LOG.debug("ignoring a version hint of {} bytes (a hint is at most {}); listing _versions/",
+          e.size(), ReadLimits.HINT_BYTES);
       return OptionalLong.empty();
     }
     try {

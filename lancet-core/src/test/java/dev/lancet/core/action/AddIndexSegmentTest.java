@@ -207,15 +207,25 @@ class AddIndexSegmentTest {
 
   @Test
   void aSegmentOverADroppedFieldDoesNotSurviveTheCommit() {
-    CompositeApply.Result dropFirst = applyWithIndices(backedManifest(), List.of(),
-        new DropField(Ref.committed(0)),
-        addSegment(NEW, "by_id", Ref.committed(0)).build());
     CompositeApply.Result dropAfter = applyWithIndices(backedManifest(), List.of(),
         addSegment(NEW, "by_id", Ref.committed(0)).build(),
         new DropField(Ref.committed(0)));
 
-    assertThat(dropFirst.indices()).isEmpty();
     assertThat(dropAfter.indices()).isEmpty();
+  }
+
+  @Test
+  void aSegmentOverAFieldThatDoesNotExistIsRefused() {
+    // Issue 10: an index over a field that does not exist was accepted (and silently discarded).
+    ApplyException dropped = applyError(backedManifest(), List.of(),
+        new DropField(Ref.committed(0)),
+        addSegment(NEW, "by_id", Ref.committed(0)).build());
+    ApplyException unknown = applyError(backedManifest(), List.of(),
+        addSegment(NEW, "by_x", Ref.committed(7)).build());
+
+    assertThat(dropped.where()).contains("action 2 (AddIndexSegment)");
+    assertThat(dropped.problem()).contains("indexes field 0, which does not exist");
+    assertThat(unknown.problem()).contains("indexes field 7, which does not exist");
   }
 
   @Test

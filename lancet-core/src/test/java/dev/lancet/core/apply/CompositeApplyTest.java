@@ -278,13 +278,15 @@ class CompositeApplyTest {
   }
 
   @Test
-  void a_data_file_with_an_empty_field_list_is_pruned() {
+  void a_data_file_with_an_empty_field_list_is_refused_not_pruned() {
+    // Issue 10: pruning it silently left a fragment with rows and no data that lance-core cannot scan.
     DataFile noColumns = new DataFile("data/empty.lance", List.of(), List.of(), 2, 0, 1);
 
-    Manifest next = apply(backedManifest(),
+    ApplyException e = failure(backedManifest(),
         new AddDataFile(committed(0), noColumns, List.of(), true));
 
-    assertThat(filePaths(next, 0)).containsExactly("data/0.lance");
+    assertThat(e.where()).contains("action 1 (AddDataFile)");
+    assertThat(e.problem()).contains("'data/empty.lance' names no field ids");
   }
 
   @Test

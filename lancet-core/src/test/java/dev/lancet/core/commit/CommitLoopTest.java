@@ -68,7 +68,9 @@ class CommitLoopTest {
         .policy(FAST)
         .onAttempt(seen::add)
         .step("append " + file, s -> s.addFragment(0, 5)
-            .addDataFile(dev.lancet.core.action.Ref.local(0), new DataFile(file, List.of(0), List.of(0), 2, 1, 10), dev.lancet.core.action.Ref.committed(0)));
+            .addDataFile(dev.lancet.core.action.Ref.local(0),
+                dev.lancet.core.TestDataFiles.placed(disk, new DataFile(file, List.of(0), List.of(0), 2, 1, 10)),
+                dev.lancet.core.action.Ref.committed(0)));
   }
 
   /** Which store a writer goes through: the faulty one under test, or the plain disk. */

@@ -62,7 +62,7 @@ class CommitTortureTest {
     long seed = Long.getLong("lancet.torture.seed", ThreadLocalRandom.current().nextLong());
     TortureTables.seed(store, 4, 20);
     TortureWorkload workload = new TortureWorkload(EnumSet.allOf(TortureWorkload.Kind.class), store,
-        TortureWorkload.fakeDataFiles());
+        TortureWorkload.fakeDataFiles(store));
     TortureRun run = new TortureRun(store, location, workload,
         new TortureRun.Settings(seed, WRITERS, commits, faultRate, POLICY));
     try {

@@ -67,7 +67,7 @@ class ConcurrentDisjointCommitTest {
     for (int w = 0; w < 2; w++) {
       String name = "appender" + w;
       writers.add(new Writer(name, (i, read) -> List.of(AddFragment.local(0, 3),
-          new AddDataFile(Ref.local(0), file(name + "-" + i + ".lance"), List.of(Ref.committed(0)), true))));
+          new AddDataFile(Ref.local(0), file(store, name + "-" + i + ".lance"), List.of(Ref.committed(0)), true))));
     }
     writers.add(new Writer("config", (i, read) ->
         List.of(ConfigUpdate.ofConfig(UpdateMap.set("cfg." + i, "v" + i)))));
@@ -77,7 +77,7 @@ class ConcurrentDisjointCommitTest {
         List<Action> actions = new ArrayList<>();
         actions.add(AddField.topLevel(0, Field.builder(99, name + "_" + i, "int32").nullable(true).build()));
         for (long f = 0; f < 6; f++) {
-          actions.add(new AddDataFile(Ref.committed(f), file(name + "_" + i + "-" + f + ".lance"), List.of(Ref.local(0)), true));
+          actions.add(new AddDataFile(Ref.committed(f), file(store, name + "_" + i + "-" + f + ".lance"), List.of(Ref.local(0)), true));
         }
         return actions;
       }));
@@ -155,7 +155,7 @@ class ConcurrentDisjointCommitTest {
     assertThat(last.liveRows()).isEqualTo(8 * 10 - 2 * 10 - 2 * ROUNDS + 2 * ROUNDS * 3);
   }
 
-  private static DataFile file(String path) {
-    return new DataFile(path, List.of(-1), List.of(0), 2, 1, 10);
+  private static DataFile file(LocalObjectStore store, String path) {
+    return dev.lancet.core.TestDataFiles.placed(store, new DataFile(path, List.of(-1), List.of(0), 2, 1, 10));
   }
 }

@@ -73,7 +73,7 @@ class ConcurrentOverlappingCommitTest {
       new TransactionBuilder(store, location, 1).step("add name", s -> {
         s.addField(0, Field.builder(99, "name", "string").build());
         for (long f = 0; f < 3; f++) {
-          s.addDataFile(Ref.committed(f), file("name-" + f + ".lance"), Ref.local(0));
+          s.addDataFile(Ref.committed(f), file(store, "name-" + f + ".lance"), Ref.local(0));
         }
       }).commit();
 
@@ -145,11 +145,12 @@ class ConcurrentOverlappingCommitTest {
       case REMOVE_VS_REWRITE_OF_ONE_FRAGMENT:
         return List.of(List.of(new RemoveFragment(Ref.committed(0), true)),
             List.of(new TombstoneFieldData(Ref.committed(0), List.of(Ref.committed(1)), true),
-                new AddDataFile(Ref.committed(0), file("name-0-v2.lance"), List.of(Ref.committed(1)), true)));
+                new AddDataFile(Ref.committed(0), file(store, "name-0-v2.lance"), List.of(Ref.committed(1)), true)));
       case COMPACTION_VS_DELETE_IN_A_COMPACTED_FRAGMENT:
         return List.of(List.of(new RemoveFragment(Ref.committed(0), false), new RemoveFragment(Ref.committed(1), false),
                 new AddFragment(Ref.local(0), 20, Optional.empty(), Optional.empty(), Optional.empty(), false),
-                new AddDataFile(Ref.local(0), new DataFile("compacted.lance", List.of(-1, -1), List.of(0, 1), 2, 1, 10),
+                new AddDataFile(Ref.local(0), dev.lancet.core.TestDataFiles.placed(store,
+                    new DataFile("compacted.lance", List.of(-1, -1), List.of(0, 1), 2, 1, 10)),
                     List.of(Ref.committed(0), Ref.committed(1)), false)),
             List.of(deletion(store, 1, 4)));
       default:
@@ -165,7 +166,7 @@ class ConcurrentOverlappingCommitTest {
     return new SetDeletionFile(fragment, Optional.of(df), true);
   }
 
-  private static DataFile file(String path) {
-    return new DataFile(path, List.of(-1), List.of(0), 2, 1, 10);
+  private static DataFile file(LocalObjectStore store, String path) {
+    return dev.lancet.core.TestDataFiles.placed(store, new DataFile(path, List.of(-1), List.of(0), 2, 1, 10));
   }
 }

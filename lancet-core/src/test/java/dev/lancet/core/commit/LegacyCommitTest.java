@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.UnknownFieldSet;
 import dev.lancet.core.Table;
+import dev.lancet.core.TestDataFiles;
 import dev.lancet.core.action.Ref;
 import dev.lancet.core.conflict.legacy.StoreDeletionVectors;
 import dev.lancet.core.operation.Append;
@@ -63,6 +64,11 @@ class LegacyCommitTest {
         .build();
     store = new LocalObjectStore(dir);
     store.put(ManifestNaming.V2.path(1), ManifestFile.write(v1, List.of(), Optional.empty()));
+    // The data files the tests commit (a commit checks that new files exist with their sizes).
+    for (String name : List.of("data/0.lance", "data/1.lance", "data/0-id.lance")) {
+      TestDataFiles.placed(store, new DataFile(name, List.of(0), List.of(0), 2, 1, 100));
+    }
+    TestDataFiles.placed(store, new DataFile("c.lance", List.of(0), List.of(0), 2, 1, 10));
     table = Table.open(dir.toString(), store);
   }
 

@@ -103,7 +103,7 @@ class MergeInsertUniqueKeysTest {
               }
               String path = writer + "-" + b + "-" + attempt + ".lance";
               keysByFile.put(path, List.copyOf(toInsert));
-              ContractCommitter.Outcome o = committer.commit(read.version(), mergeInsert(path, toInsert, true));
+              ContractCommitter.Outcome o = committer.commit(read.version(), mergeInsert(store, path, toInsert, true));
               if (o.acknowledged()) {
                 synchronized (acknowledgedFiles) {
                   acknowledgedFiles.add(path);
@@ -152,16 +152,16 @@ class MergeInsertUniqueKeysTest {
     Ledger ledger = table.ledger();
     ContractCommitter committer = table.committer();
 
-    assertThat(committer.commit(1, mergeInsert("a.lance", Set.of(1L, 2L, 3L), true)).acknowledged()).isTrue();
-    ContractCommitter.Outcome shared = committer.commit(1, mergeInsert("b.lance", Set.of(3L, 4L), true));
+    assertThat(committer.commit(1, mergeInsert(store, "a.lance", Set.of(1L, 2L, 3L), true)).acknowledged()).isTrue();
+    ContractCommitter.Outcome shared = committer.commit(1, mergeInsert(store, "b.lance", Set.of(3L, 4L), true));
     assertThat(shared.rejection()).containsInstanceOf(ConflictingCommitException.class);
     ConflictingCommitException c = (ConflictingCommitException) shared.rejection().orElseThrow();
     assertThat(c.version()).isEqualTo(2);
     assertThat(String.join("; ", c.collisions())).contains("KEY_ASSERTION");
-    assertThat(committer.commit(1, mergeInsert("c.lance", Set.of(5L, 6L), true)).acknowledged()).isTrue();
+    assertThat(committer.commit(1, mergeInsert(store, "c.lance", Set.of(5L, 6L), true)).acknowledged()).isTrue();
     // An unqualified insert cannot be checked: a stale assertion conflicts with it.
-    assertThat(committer.commit(3, mergeInsert("d.lance", Set.of(7L), false)).acknowledged()).isTrue();
-    assertThat(committer.commit(3, mergeInsert("e.lance", Set.of(8L), true)).rejection())
+    assertThat(committer.commit(3, mergeInsert(store, "d.lance", Set.of(7L), false)).acknowledged()).isTrue();
+    assertThat(committer.commit(3, mergeInsert(store, "e.lance", Set.of(8L), true)).rejection())
         .containsInstanceOf(ConflictingCommitException.class);
     assertThat(ledger.surprises()).isEmpty();
     assertThat(keyList(Snapshot.latest(store, location).manifest())).containsExactlyInAnyOrder(1L, 2L, 3L, 5L, 6L, 7L);
@@ -183,8 +183,8 @@ class MergeInsertUniqueKeysTest {
       keysByFile.put("seed-0.lance", List.of(10L));
       Ledger ledger = table.ledger();
       ContractCommitter committer = table.committer();
-      CompositeOperation insert = mergeInsert("insert-" + rewriteFirst + ".lance", Set.of(20L), true);
-      CompositeOperation rewrite = rewriteKeyColumn("rewrite-" + rewriteFirst + ".lance", 20L);
+      CompositeOperation insert = mergeInsert(store, "insert-" + rewriteFirst + ".lance", Set.of(20L), true);
+      CompositeOperation rewrite = rewriteKeyColumn(store, "rewrite-" + rewriteFirst + ".lance", 20L);
 
       ContractCommitter.Outcome first = committer.commit(1, rewriteFirst ? rewrite : insert);
       ContractCommitter.Outcome second = committer.commit(1, rewriteFirst ? insert : rewrite);
@@ -211,24 +211,25 @@ class MergeInsertUniqueKeysTest {
     // Field 1 is added first (version 2), so both plans below read a table with two columns.
     CompositeOperation addColumn = new CompositeOperation(List.of(new UserStep("add column v", List.of(
         dev.lancet.core.action.AddField.topLevel(0, dev.lancet.format.model.Field.builder(0, "v", "int64").build()),
-        new AddDataFile(Ref.committed(0), new DataFile("v-0.lance", List.of(-1), List.of(0), 2, 1, 10),
-            List.of(Ref.local(0)), true)))));
+        new AddDataFile(Ref.committed(0), dev.lancet.core.TestDataFiles.placed(store,
+            new DataFile("v-0.lance", List.of(-1), List.of(0), 2, 1, 10)), List.of(Ref.local(0)), true)))));
     assertThat(committer.commit(1, addColumn).acknowledged()).isTrue();
     CompositeOperation rewriteV = new CompositeOperation(List.of(new UserStep("rewrite v", List.of(
         new dev.lancet.core.action.TombstoneFieldData(Ref.committed(0), List.of(Ref.committed(1)), true),
-        new AddDataFile(Ref.committed(0), new DataFile("v-1.lance", List.of(-1), List.of(0), 2, 1, 10),
-            List.of(Ref.committed(1)), true)))));
-    assertThat(committer.commit(2, mergeInsert("k.lance", Set.of(30L), true)).acknowledged()).isTrue();
+        new AddDataFile(Ref.committed(0), dev.lancet.core.TestDataFiles.placed(store,
+            new DataFile("v-1.lance", List.of(-1), List.of(0), 2, 1, 10)), List.of(Ref.committed(1)), true)))));
+    assertThat(committer.commit(2, mergeInsert(store, "k.lance", Set.of(30L), true)).acknowledged()).isTrue();
     assertThat(committer.commit(2, rewriteV).acknowledged()).isTrue();
     assertThat(ledger.surprises()).isEmpty();
   }
 
   /** Rewrites the key column of committed fragment 0 so that its one row holds {@code key}. */
-  private CompositeOperation rewriteKeyColumn(String path, long key) {
+  private CompositeOperation rewriteKeyColumn(LocalObjectStore store, String path, long key) {
     keysByFile.put(path, List.of(key));
     return new CompositeOperation(List.of(new UserStep("rewrite the key column", List.of(
         new dev.lancet.core.action.TombstoneFieldData(Ref.committed(0), List.of(KEY), true),
-        new AddDataFile(Ref.committed(0), new DataFile(path, List.of(-1), List.of(0), 2, 1, 10), List.of(KEY), true)))));
+        new AddDataFile(Ref.committed(0), dev.lancet.core.TestDataFiles.placed(store,
+            new DataFile(path, List.of(-1), List.of(0), 2, 1, 10)), List.of(KEY), true)))));
   }
 
   /** The duplicate check above can fail: without the assertion, two stale plans duplicate a key. */
@@ -237,10 +238,9 @@ class MergeInsertUniqueKeysTest {
     Seeded table = seeded(dir.resolve("u"));
     LocalObjectStore store = table.store();
     String location = table.location();
-    Ledger ledger = table.ledger();
     ContractCommitter committer = table.committer();
-    assertThat(committer.commit(1, mergeInsert("x.lance", Set.of(1L, 2L), false)).acknowledged()).isTrue();
-    assertThat(committer.commit(1, mergeInsert("y.lance", Set.of(2L, 3L), false)).acknowledged()).isTrue();
+    assertThat(committer.commit(1, mergeInsert(store, "x.lance", Set.of(1L, 2L), false)).acknowledged()).isTrue();
+    assertThat(committer.commit(1, mergeInsert(store, "y.lance", Set.of(2L, 3L), false)).acknowledged()).isTrue();
     List<Long> all = keyList(Snapshot.latest(store, location).manifest());
     assertThat(new HashSet<>(all)).hasSizeLessThan(all.size());
   }
@@ -256,11 +256,12 @@ class MergeInsertUniqueKeysTest {
         new ContractCommitter(store, tableDir.toString(), POLICY, ledger));
   }
 
-  private CompositeOperation mergeInsert(String path, Set<Long> keys, boolean assertUnique) {
+  private CompositeOperation mergeInsert(LocalObjectStore store, String path, Set<Long> keys, boolean assertUnique) {
     keysByFile.put(path, List.copyOf(keys));
     List<Action> actions = new ArrayList<>();
     actions.add(AddFragment.local(0, keys.size()));
-    actions.add(new AddDataFile(Ref.local(0), new DataFile(path, List.of(-1), List.of(0), 2, 1, 10), List.of(KEY), true));
+    actions.add(new AddDataFile(Ref.local(0), dev.lancet.core.TestDataFiles.placed(store,
+        new DataFile(path, List.of(-1), List.of(0), 2, 1, 10)), List.of(KEY), true));
     if (assertUnique) {
       List<Long> hashes = new ArrayList<>();
       for (long k : keys) {

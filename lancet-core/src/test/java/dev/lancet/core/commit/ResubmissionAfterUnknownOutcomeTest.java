@@ -37,16 +37,20 @@ class ResubmissionAfterUnknownOutcomeTest {
   private final MemoryObjectStore base = new MemoryObjectStore();
   private final FaultInjectingStore store = FaultInjectingStore.wrap(base);
 
-  private static CompositeOperation append(String path) {
+  private CompositeOperation append(String path) {
+    DataFile file = dev.lancet.core.TestDataFiles.placed(base, new DataFile(path, List.of(-1), List.of(0), 2, 1, 10));
     return new CompositeOperation(List.of(new UserStep("append " + path, List.of(
         AddFragment.local(0, 5),
-        new AddDataFile(Ref.local(0), new DataFile(path, List.of(-1), List.of(0), 2, 1, 10), List.of(Ref.committed(0)), true)))));
+        new AddDataFile(Ref.local(0), file, List.of(Ref.committed(0)), true)))));
   }
 
   /** A deletion of fragment 0: its footprint collides with itself, so a re-check would be a conflict. */
-  private static CompositeOperation deleteInFragmentZero() {
+  private CompositeOperation deleteInFragmentZero() throws java.io.IOException {
+    DeletionFile file = new DeletionFile(DeletionFile.Kind.ARROW_ARRAY, 1, 7, 2);
+    base.put(dev.lancet.format.deletion.DeletionFileNames.DIRECTORY + "/" + file.fileName(0),
+        dev.lancet.format.deletion.DeletionFileFormat.writeArrow(dev.lancet.format.deletion.DeletionVector.of(0, 1)));
     return new CompositeOperation(List.of(new UserStep("delete in fragment 0", List.of(
-        new SetDeletionFile(0, Optional.of(new DeletionFile(DeletionFile.Kind.ARROW_ARRAY, 1, 7, 2)), true)))));
+        new SetDeletionFile(0, Optional.of(file), true)))));
   }
 
   private TransactionBuilder submission(CompositeOperation op, String uuid, long readVersion) {

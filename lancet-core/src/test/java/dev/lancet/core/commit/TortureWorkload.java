@@ -103,17 +103,22 @@ public final class TortureWorkload {
     this.dataFiles = dataFiles;
   }
 
-  /** Fake data files: the kernel treats data files as opaque, so a path is enough. */
-  public static DataFiles fakeDataFiles() {
+  /**
+   * Fake data files: the kernel treats data files as opaque, so a placeholder of the recorded
+   * size (written to {@code files}, unfaulted) stands in for each.
+   */
+  public static DataFiles fakeDataFiles(ObjectStore files) {
     return new DataFiles() {
       @Override
       public DataFile dataFile(List<Integer> fieldIds, long rows) {
-        return unassigned("data/" + UUID.randomUUID() + ".lance", fieldIds.size());
+        return dev.lancet.core.TestDataFiles.placed(files,
+            unassigned(UUID.randomUUID() + ".lance", fieldIds.size()));
       }
 
       @Override
       public DataFile overlayFile(int fieldId) {
-        return new DataFile("overlays/" + UUID.randomUUID() + ".lance", List.of(fieldId), List.of(0), 2, 1, 64);
+        return dev.lancet.core.TestDataFiles.placed(files,
+            new DataFile("overlays/" + UUID.randomUUID() + ".lance", List.of(fieldId), List.of(0), 2, 1, 64));
       }
     };
   }
@@ -289,7 +294,12 @@ public final class TortureWorkload {
       return Optional.empty();
     }
     Fragment f = candidates.get(rnd.nextInt(candidates.size()));
+    // A file keeps a dropped field's id in its slot: overlay only fields the schema still has.
     List<Integer> backed = new ArrayList<>(backedFields(f));
+    backed.removeIf(id -> read.schema().field(id).isEmpty());
+    if (backed.isEmpty()) {
+      return Optional.empty();
+    }
     int field = backed.get(rnd.nextInt(backed.size()));
     List<Long> offsets = new ArrayList<>();
     for (int i = 0; i < 3; i++) {

@@ -29,7 +29,8 @@ public final class AppendWorkerMain {
         String name = worker + "-" + i + ".lance";
         CommitResult r = t.newTransaction().maxRetries(200)
             .step("append " + name, s -> s.addFragment(0, 2).addDataFile(Ref.local(0),
-                new DataFile(name, List.of(), List.of(0), 2, 1, 10), Ref.committed(0)))
+                dev.lancet.core.TestDataFiles.placed(t.store(), new DataFile(name, List.of(), List.of(0), 2, 1, 10)),
+                Ref.committed(0)))
             .commit();
         System.out.println("COMMITTED " + r.version() + " " + name);
       }

@@ -62,7 +62,8 @@ public final class MixedWorkerMain {
         case 0 -> {
           kind = "append";
           actions = List.of(AddFragment.local(0, 2), new AddDataFile(Ref.local(0),
-              new DataFile("w" + worker + "-" + i + ".lance", List.of(-1), List.of(0), 2, 1, 10), List.of(Ref.committed(0)), true));
+              dev.lancet.core.TestDataFiles.placed(store, new DataFile("w" + worker + "-" + i + ".lance", List.of(-1), List.of(0), 2, 1, 10)),
+              List.of(Ref.committed(0)), true));
         }
         case 1 -> {
           kind = "config";
@@ -71,7 +72,8 @@ public final class MixedWorkerMain {
         case 2 -> {
           kind = "column";
           actions = List.of(AddField.topLevel(0, Field.builder(99, "p" + worker + "_" + i, "int32").nullable(true).build()),
-              new AddDataFile(Ref.committed(worker), new DataFile("p" + worker + "_" + i + ".lance", List.of(-1), List.of(0), 2, 1, 10),
+              new AddDataFile(Ref.committed(worker),
+                  dev.lancet.core.TestDataFiles.placed(store, new DataFile("p" + worker + "_" + i + ".lance", List.of(-1), List.of(0), 2, 1, 10)),
                   List.of(Ref.local(0)), true));
         }
         default -> {

@@ -47,8 +47,8 @@ class TransactionBuilderTest {
     table = Table.open(dir.toString());
   }
 
-  private static DataFile file(String name) {
-    return new DataFile(name, List.of(), List.of(0), 2, 1, 50);
+  private DataFile file(String name) {
+    return dev.lancet.core.TestDataFiles.placed(table.store(), new DataFile(name, List.of(), List.of(0), 2, 1, 50));
   }
 
   @Test

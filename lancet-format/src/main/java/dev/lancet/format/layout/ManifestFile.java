@@ -64,7 +64,9 @@ public final class ManifestFile {
     /** The index segments of this version (empty when the file has no index section). */
     public synchronized List<IndexSegment> indices() {
       if (indices == null) {
-        indices = readIndices(bytes, fileName, manifest.indexSection());
+        List<IndexSegment> read = readIndices(bytes, fileName, manifest.indexSection());
+        ManifestValidator.validateIndices(read, manifest, fileName);
+        indices = read;
       }
       return indices;
     }
@@ -107,23 +109,25 @@ public final class ManifestFile {
     return out.toByteArray();
   }
 
-  /** Reads and validates a whole manifest file; {@code fileName} is used in errors. */
-  public static Contents read(byte[] bytes, String fileName) {
-    long size = bytes.length;
+  /**
+   * Checks the 16-byte footer of a manifest file of {@code size} bytes and returns the offset of
+   * the Manifest message's length prefix. A reader can run it on the file's last 16 bytes before
+   * reading the rest, so that a large file that is not a manifest is refused unread.
+   */
+  public static long checkFooter(byte[] footer, int at, long size, String fileName) {
     if (size < FOOTER_SIZE) {
       throw new FormatException(fileName, "file is " + size + " bytes, shorter than the "
           + FOOTER_SIZE + "-byte footer (truncated?)");
     }
-    ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-    int footer = (int) (size - FOOTER_SIZE);
+    ByteBuffer buf = ByteBuffer.wrap(footer).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = 0; i < 4; i++) {
-      if (bytes[footer + 12 + i] != MAGIC[i]) {
+      if (footer[at + 12 + i] != MAGIC[i]) {
         throw new FormatException(fileName, "wrong magic: the file does not end in \"LANC\" "
             + "(not a Lance manifest, or truncated)");
       }
     }
-    int major = Short.toUnsignedInt(buf.getShort(footer + 8));
-    int minor = Short.toUnsignedInt(buf.getShort(footer + 10));
+    int major = Short.toUnsignedInt(buf.getShort(at + 8));
+    int minor = Short.toUnsignedInt(buf.getShort(at + 10));
     if (major == 2 && minor == 1) {
       throw new FormatException(fileName, "footer version 2.1 is the experimental columnar "
           + "manifest, which Lancet does not read");
@@ -131,11 +135,19 @@ public final class ManifestFile {
     if (major != 0) {
       throw new FormatException(fileName, "unsupported manifest footer version " + major + "." + minor);
     }
-    long manifestOffset = buf.getLong(footer);
+    long manifestOffset = buf.getLong(at);
     if (manifestOffset < 0 || manifestOffset > size - FOOTER_SIZE - 4) {
       throw new FormatException(fileName, "manifest offset " + manifestOffset
           + " is outside the file (size " + size + ")");
     }
+    return manifestOffset;
+  }
+
+  /** Reads and validates a whole manifest file; {@code fileName} is used in errors. */
+  public static Contents read(byte[] bytes, String fileName) {
+    long size = bytes.length;
+    long manifestOffset = checkFooter(bytes, (int) Math.max(0, size - FOOTER_SIZE), size, fileName);
+    ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     long length = Integer.toUnsignedLong(buf.getInt((int) manifestOffset));
     long expected = size - FOOTER_SIZE - manifestOffset - 4;
     if (length != expected) {

@@ -69,4 +69,34 @@ class ManifestValidatorTest {
     assertThatThrownBy(() -> ManifestValidator.validate(m, "2.manifest"))
         .isInstanceOf(FormatException.class).hasMessageContaining("unassigned (-1)");
   }
+
+  @org.junit.jupiter.api.Test
+  void indexFilePathsAreCheckedOnReadToo() {
+    dev.lancet.format.model.IndexSegment s = ManifestSamples.indices().get(0);
+    dev.lancet.format.model.IndexSegment bad = new dev.lancet.format.model.IndexSegment(s.uuid(), s.fields(),
+        s.name(), s.datasetVersion(), s.fragmentBitmap(), s.indexDetails(), s.indexVersion(), s.createdAt(),
+        s.baseId(), List.of(new dev.lancet.format.model.IndexSegment.IndexFile("../../etc/shadow", 10,
+            com.google.protobuf.UnknownFieldSet.getDefaultInstance())), s.unknownFields());
+    Manifest m = ManifestSamples.manifest(2, 1);
+    byte[] bytes = ManifestFile.write(m, List.of(bad), java.util.Optional.empty());
+    ManifestFile.Contents contents = ManifestFile.read(bytes, "2.manifest");
+    assertThatThrownBy(contents::indices)
+        .isInstanceOf(FormatException.class)
+        .hasMessageContaining("2.manifest: index")
+        .hasMessageContaining("'../../etc/shadow'")
+        .hasMessageContaining("'..' segments");
+  }
+
+  @org.junit.jupiter.api.Test
+  void aDeletionFileInABaseThatIsNotADatasetRootIsRefused() {
+    dev.lancet.format.model.DeletionFile d = new dev.lancet.format.model.DeletionFile(0, 1, 2, 1,
+        java.util.OptionalInt.of(3), com.google.protobuf.UnknownFieldSet.getDefaultInstance());
+    Manifest m = withFile("ok.lance").toBuilder()
+        .basePaths(List.of(new dev.lancet.format.model.BasePath(3, java.util.Optional.empty(), false, "/x")))
+        .fragments(List.of(Fragment.of(0, 10, List.of(ManifestSamples.dataFile("ok.lance", List.of(0))))
+            .toBuilder().deletionFile(java.util.Optional.of(d)).build()))
+        .build();
+    assertThatThrownBy(() -> ManifestValidator.validate(m, "2.manifest"))
+        .isInstanceOf(FormatException.class).hasMessageContaining("not a dataset root");
+  }
 }

@@ -8,6 +8,7 @@ import com.google.protobuf.UnknownFieldSet;
 import dev.lancet.core.Table;
 import dev.lancet.core.commit.CommitResult;
 import dev.lancet.core.commit.ConflictingCommitException;
+import dev.lancet.core.commit.DamagedTableException;
 import dev.lancet.core.commit.IncompatibleTransactionException;
 import dev.lancet.core.operation.Append;
 import dev.lancet.core.version.Snapshot;
@@ -37,7 +38,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and scans it, and a commit planned on the new version goes through.
  *
  * <p>Two kinds of undecodable transaction, each in a version crafted as a foreign writer would
- * publish it, with the same content as the version before:
+ * publish it, with the same content as the version before. A transaction from the future is
+ * only undecodable: a commit planned on that version goes on top of it. A garbage one is damage:
+ * no commit goes on top of it ({@link DamagedTableException}, issue 10).
  *
  * <ul>
  *   <li>{@code unknown-operation}: a well-formed Transaction whose operation is a field number no
@@ -70,12 +73,12 @@ class FailClosedInteropTest {
       long bad = read + 1;
 
       Throwable e = catchThrowable(() -> table.newLegacyTransaction(ours).readVersion(read).commit());
-      assertThat(e).as("commit over version %d (%s)", bad, kind)
-          .isInstanceOfAny(ConflictingCommitException.class, IncompatibleTransactionException.class)
-          .hasMessageContaining("version " + bad);
+      assertThat(e).as("commit over version %d (%s)", bad, kind).hasMessageContaining("version " + bad);
       if (kind.equals("garbage-txn")) {
-        assertThat(e).hasMessageContaining(badFile);
+        // The latest version's history is damaged: no commit goes on top of it (issue 10).
+        assertThat(e).isInstanceOf(DamagedTableException.class).hasMessageContaining(badFile);
       } else {
+        assertThat(e).isInstanceOfAny(ConflictingCommitException.class, IncompatibleTransactionException.class);
         // The transaction's uuid, which its .txn file name carries.
         String uuid = badFile.substring(badFile.indexOf('-') + 1, badFile.length() - ".txn".length());
         assertThat(e).hasMessageContaining("field " + UNKNOWN_OPERATION_FIELD).hasMessageContaining(uuid);
@@ -94,6 +97,14 @@ class FailClosedInteropTest {
       assertThat(LanceOracle.countRows(dir, bad)).isEqualTo(100);
       assertThat(LanceOracle.rows(dir, bad)).isEqualTo(rows);
 
+      if (kind.equals("garbage-txn")) {
+        // Planned on the damaged version itself, the append still does not publish on top of it.
+        assertThat(catchThrowable(() -> table.newLegacyTransaction(ours).readVersion(bad).commit()))
+            .isInstanceOf(DamagedTableException.class).hasMessageContaining(badFile);
+        assertThat(table.latest().version()).isEqualTo(bad);
+        assertThat(LanceOracle.countRows(dir, bad)).isEqualTo(100);
+        return;
+      }
       // Planned on the new version, the same append has no unknown winner to check against.
       CommitResult again = table.newLegacyTransaction(ours).readVersion(bad).commit();
       assertThat(again.version()).isEqualTo(bad + 1);

@@ -2,6 +2,7 @@ package dev.lancet.core.conflict.legacy;
 
 import dev.lancet.core.deletion.DeletionFiles;
 import dev.lancet.core.store.ObjectStore;
+import dev.lancet.core.version.ReadLimits;
 import dev.lancet.format.codec.FragmentCodec;
 import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.model.DeletionFile;
