@@ -76,7 +76,7 @@ class ManifestValidatorTest {
     dev.lancet.format.model.IndexSegment bad = new dev.lancet.format.model.IndexSegment(s.uuid(), s.fields(),
         s.name(), s.datasetVersion(), s.fragmentBitmap(), s.indexDetails(), s.indexVersion(), s.createdAt(),
         s.baseId(), List.of(new dev.lancet.format.model.IndexSegment.IndexFile("../../etc/shadow", 10,
-            com.google.protobuf.UnknownFieldSet.getDefaultInstance())), s.unknownFields());
+            com.google.protobuf.UnknownFieldSet.getDefaultInstance())), s.coveringFields(), s.unknownFields());
     Manifest m = ManifestSamples.manifest(2, 1);
     byte[] bytes = ManifestFile.write(m, List.of(bad), java.util.Optional.empty());
     ManifestFile.Contents contents = ManifestFile.read(bytes, "2.manifest");

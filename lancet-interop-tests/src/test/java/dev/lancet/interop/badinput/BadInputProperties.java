@@ -166,7 +166,7 @@ class BadInputProperties {
         Optional.of(List.of(Ref.committed(0))),
         file == null ? List.of() : List.of(new dev.lancet.format.model.IndexSegment.IndexFile(file, 64,
             com.google.protobuf.UnknownFieldSet.getDefaultInstance())),
-        false, Optional.empty(), OptionalLong.empty(), OptionalLong.empty());
+        false, Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), List.of());
   }
 
   private Arbitrary<Defect> badRows() {

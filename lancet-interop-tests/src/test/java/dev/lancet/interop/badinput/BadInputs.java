@@ -174,13 +174,13 @@ final class BadInputs {
   private static AddIndexSegment addIndex(List<Ref> fields, List<IndexSegment.IndexFile> files) {
     return new AddIndexSegment(UUID.randomUUID(), "bad_idx", fields, Optional.empty(), OptionalInt.of(0),
         Optional.of(List.of(Ref.committed(0))), files, false, Optional.empty(), OptionalLong.empty(),
-        OptionalLong.empty());
+        OptionalLong.empty(), List.of());
   }
 
   private static IndexSegment legacyIndex(List<Integer> fields, List<IndexSegment.IndexFile> files) {
     return new IndexSegment(UUID.randomUUID(), fields, "bad_idx", 1, IndexSegment.fragmentBitmapOf(List.of(0L)),
         Optional.empty(), OptionalInt.of(0), OptionalLong.empty(), OptionalInt.empty(), files,
-        UnknownFieldSet.getDefaultInstance());
+        List.of(), UnknownFieldSet.getDefaultInstance());
   }
 
   private static final Schema SCHEMA = new Schema(List.of(

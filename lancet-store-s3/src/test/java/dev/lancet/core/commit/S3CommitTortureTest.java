@@ -35,7 +35,7 @@ class S3CommitTortureTest {
         S3ObjectStore.Settings.DEFAULT)) {
       TortureTables.seed(store, 4, 20);
       TortureWorkload workload = new TortureWorkload(EnumSet.allOf(TortureWorkload.Kind.class), store,
-          TortureWorkload.fakeDataFiles());
+          TortureWorkload.fakeDataFiles(store));
       TortureRun run = new TortureRun(store, location, workload,
           new TortureRun.Settings(seed, WRITERS, COMMITS, 0.05, POLICY));
       try {
