@@ -387,7 +387,7 @@ public final class IndexApplyFixtures {
         .newBuilder().setShardId(IndexCodec.uuidToProto(shard)).setGeneration(generation).build()
         .toByteString()));
     UnknownFieldSet details = UnknownFieldSet.newBuilder(other).addField(9, field9.build()).build();
-    return new IndexSegment(uuid, List.of(), MEM_WAL, 3, ByteString.EMPTY,
+    return new IndexSegment(uuid, List.of(), MEM_WAL, 1, ByteString.EMPTY,
         Optional.of(Any.newBuilder().setTypeUrl(MEM_WAL_TYPE_URL).setValue(details.toByteString()).build()),
         OptionalInt.of(0), OptionalLong.empty(), OptionalInt.empty(), List.of(), List.of(),
         UnknownFieldSet.getDefaultInstance());

@@ -83,6 +83,7 @@ class NonNullableFieldRaceTest {
         Ledger ledger = new Ledger();
         ContractCommitter committer = new ContractCommitter(store, dir.resolve(name).toString(), POLICY, ledger);
         CompositeOperation append = appendWithoutV(name + "-append.lance");
+        place(store, name + "-append.lance", "w-0.lance");
 
         ContractCommitter.Outcome first = committer.commit(1, appendFirst ? append : tighten);
         ContractCommitter.Outcome second = committer.commit(1, appendFirst ? tighten : append);
@@ -105,9 +106,17 @@ class NonNullableFieldRaceTest {
     CompositeOperation appendWithV = op("append with v", AddFragment.local(0, 5),
         new AddDataFile(Ref.local(0), new DataFile("with-v.lance", List.of(-1, -1), List.of(0, 1), 2, 1, 10),
             List.of(Ref.committed(0), Ref.committed(1)), true));
+    place(store, "with-v.lance");
     assertThat(committer.commit(1, appendWithV).acknowledged()).isTrue();
     assertThat(committer.commit(1, REQUIRE_V).acknowledged()).isTrue();
     assertEveryNonNullableFieldIsBacked(store, dir.resolve("with-v").toString());
+  }
+
+  /** The commit checks that new data files exist with their recorded size (10 bytes here). */
+  private static void place(LocalObjectStore store, String... paths) throws Exception {
+    for (String path : paths) {
+      store.put("data/" + path, new byte[10]);
+    }
   }
 
   private static void assertEveryNonNullableFieldIsBacked(LocalObjectStore store, String location) throws Exception {

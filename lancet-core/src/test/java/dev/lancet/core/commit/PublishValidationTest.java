@@ -446,10 +446,13 @@ class PublishValidationTest {
 
     Throwable e = catchThrowable(backfill::commit);
 
-    // Valid on the version it read; on top of the append, fragment 2 lacks the required field.
+    // Valid on the version it read; on top of the append, fragment 2 would lack the required
+    // field. The conflict check's nullability guard (decision 0010) finds it before the rebased
+    // manifest is built; the pre-publish check behind it would refuse the same manifest.
     assertThat(e).isInstanceOf(ConflictingCommitException.class)
-        .hasMessageContaining("valid on version 1, which it read")
-        .hasMessageContaining("fragment 2 has no data for non-nullable field 2 ('score')");
+        .hasMessageContaining("NULLABILITY")
+        .hasMessageContaining("new non-nullable field has no data in the rows the committed transaction adds");
+    // The first attempt planned on version 1 and lost the race; its .txn file is removed.
     assertThat(files()).isEqualTo(before);
   }
 
