@@ -43,9 +43,13 @@ public record AddDataFile(Ref fragment, DataFile file, List<Ref> fieldIds, boole
     state.putFragment(target.toBuilder().files(files).build());
   }
 
+  /** A data-changing file in a committed fragment changes those fields' values in place. */
   @Override
   public void footprint(FootprintBuilder fp) {
     fp.writeFieldData(fragment, fieldIds);
     fp.backFieldData(fragment, fieldIds);
+    if (dataChange) {
+      fp.rewriteCells(fragment, fieldIds);
+    }
   }
 }

@@ -38,9 +38,18 @@ public record SetDeletionFile(long fragment, Optional<DeletionFile> deletionFile
     }
   }
 
-  /** Deletions commute with column rewrites of the same fragment, not with other deletes. */
+  /**
+   * Deletions commute with column rewrites of the same fragment. A new deletion file is a
+   * row-level delete: against another one on the same fragment the rows each side added are
+   * compared and, when disjoint, merged (docs/decisions/0011). Clearing the file is a plain
+   * write of the fragment's deletions, which collides with any other.
+   */
   @Override
   public void footprint(FootprintBuilder fp) {
-    fp.write(new Coordinate.FragmentDeletions(fragment));
+    if (deletionFile.isPresent()) {
+      fp.deleteRows(fragment);
+    } else {
+      fp.write(new Coordinate.FragmentDeletions(fragment));
+    }
   }
 }

@@ -48,7 +48,7 @@ public final class CommitLoop {
 
   /** Commits a composite operation (its message is {@code txn}). */
   public CommitResult commit(CompositeOperation op, TransactionProtos.Transaction txn) {
-    return commit(new CompositeCommit(op, txn));
+    return commit(new CompositeCommit(store, op, txn));
   }
 
   public CommitResult commit(PendingCommit initial) {
@@ -152,21 +152,21 @@ public final class CommitLoop {
     try {
       theirs = winner.transaction();
     } catch (FormatException e) {
-      throw new ConflictingCommitException(winner.version(), "unreadable transaction",
-          List.of("its transaction cannot be read (" + e.getMessage() + "), so this commit "
-              + "cannot be checked against it (fail closed)"));
+      throw ConflictingCommitException.failClosed(winner.version(), "unreadable transaction",
+          "its transaction cannot be read (" + e.getMessage() + "), so this commit "
+              + "cannot be checked against it (fail closed)");
     }
     if (theirs.isEmpty()) {
-      throw new ConflictingCommitException(winner.version(), "no transaction recorded",
-          List.of("it records no transaction, so this commit cannot be checked against it (fail closed)"));
+      throw ConflictingCommitException.failClosed(winner.version(), "no transaction recorded",
+          "it records no transaction, so this commit cannot be checked against it (fail closed)");
     }
     if (theirs.get().getOperationCase() == TransactionProtos.Transaction.OperationCase.OPERATION_NOT_SET) {
       String file = winner.manifest().transactionFile();
-      throw new ConflictingCommitException(winner.version(), "unknown operation",
-          List.of("its transaction " + theirs.get().getUuid() + (file.isEmpty() ? "" : " (_transactions/" + file + ")")
+      throw ConflictingCommitException.failClosed(winner.version(), "unknown operation",
+          "its transaction " + theirs.get().getUuid() + (file.isEmpty() ? "" : " (_transactions/" + file + ")")
               + " carries an operation this build does not know (a newer writer's? " + unknownFields(theirs.get())
               + "), so this commit "
-              + "cannot be checked against it (fail closed); upgrade Lancet, or re-plan on the new version"));
+              + "cannot be checked against it (fail closed); upgrade Lancet, or re-plan on the new version");
     }
     return theirs.get();
   }

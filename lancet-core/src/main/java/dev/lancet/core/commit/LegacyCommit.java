@@ -8,7 +8,7 @@ import dev.lancet.core.conflict.legacy.LegacyRebase;
 import dev.lancet.core.conflict.legacy.LegacyVerdict;
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation;
 import dev.lancet.core.conflict.legacy.FragmentStates;
-import dev.lancet.core.conflict.legacy.StoreDeletionVectors;
+import dev.lancet.core.conflict.deletions.StoreDeletionVectors;
 import dev.lancet.core.operation.CreateIndex;
 import dev.lancet.core.operation.LegacyApply;
 import dev.lancet.core.operation.LegacyOperation;
@@ -85,9 +85,9 @@ public final class LegacyCommit implements PendingCommit {
     String name = TransactionFile.operationName(theirs);
     switch (verdict.kind()) {
       case RETRYABLE:
-        throw new ConflictingCommitException(winnerVersion, name, List.of(verdict.reason()));
+        throw new ConflictingCommitException(winnerVersion, name, verdict.collisions());
       case INCOMPATIBLE:
-        throw new IncompatibleTransactionException(winnerVersion, name, List.of(verdict.reason()));
+        throw new IncompatibleTransactionException(winnerVersion, name, verdict.collisions());
       default:
         return verdict;
     }
@@ -102,8 +102,7 @@ public final class LegacyCommit implements PendingCommit {
       LegacyRebase.Result rebased = LegacyRebase.rebase(txn, obligations, states, new StoreDeletionVectors(store));
       if (!rebased.verdict().isOk()) {
         // Rows we change were changed by a winner that left an obligation (the newest of them).
-        throw new ConflictingCommitException(lastWinner, lastWinnerOperation,
-            List.of(rebased.verdict().reason()));
+        throw new ConflictingCommitException(lastWinner, lastWinnerOperation, rebased.verdict().collisions());
       }
       txn = rebased.transaction().orElseThrow();
     }

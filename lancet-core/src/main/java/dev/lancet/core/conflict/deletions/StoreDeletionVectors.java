@@ -1,4 +1,4 @@
-package dev.lancet.core.conflict.legacy;
+package dev.lancet.core.conflict.deletions;
 
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.format.codec.FragmentCodec;
