@@ -35,6 +35,7 @@ public record RelocateRows(long fragment, RoaringBitmap rows) implements Action 
   @Override
   public void apply(ApplyState state) {
     Fragment target = state.fragment(fragment, actionName());
+    state.requireNotMintedFromToken(fragment, actionName());
     if (rows.isEmpty()) {
       throw state.invalid("RelocateRows on fragment " + Long.toUnsignedString(fragment)
           + " names no rows; declare the moved rows' offsets, or drop the action");

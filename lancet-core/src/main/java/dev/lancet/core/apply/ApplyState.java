@@ -94,6 +94,8 @@ public final class ApplyState {
   }
   /** Fragments minted by this operation, in mint order. */
   final LinkedHashSet<Long> minted = new LinkedHashSet<>();
+  /** Fragments minted for a Local token, with the token: their ids are known only here. */
+  private final Map<Long, Integer> mintedFromToken = new HashMap<>();
   /** For each fragment AddFragment added, where (step and action) it was added: assembly errors about it name that action. */
   final Map<Long, String> addedAt = new HashMap<>();
   long reservedHighWater = -1;
@@ -197,6 +199,7 @@ public final class ApplyState {
       long id = nextFragmentId++;
       fragmentTokens.bind(l.token(), id);
       minted.add(id);
+      mintedFromToken.put(id, l.token());
       return id;
     }
     long id = ((Ref.Committed) ref).id();
@@ -210,6 +213,24 @@ public final class ApplyState {
     }
     minted.add(id);
     return id;
+  }
+
+  /**
+   * Fails when {@code fragment}, named by a bare committed id, is a fragment this operation
+   * minted for a Local token: its id is assigned here and moves on a rebase, so an action that
+   * names it by id (SetDeletionFile, RelocateRows, whose files embed the id) only guessed it, and
+   * would land on another writer's fragment after a rebase. The seed's answer (wire-format
+   * caveats): reserve fragment ids in an earlier commit and add the fragment as Committed(id).
+   */
+  public void requireNotMintedFromToken(long fragment, String actionName) {
+    Integer token = mintedFromToken.get(fragment);
+    if (token != null) {
+      throw invalid(actionName + " names fragment " + Long.toUnsignedString(fragment) + " by id, but this "
+          + "operation minted that fragment for Local(" + Integer.toUnsignedString(token) + "): its id is "
+          + "assigned when the operation applies and changes when it is rebased, so it cannot be named "
+          + "in advance; reserve fragment ids with ReserveFragmentIds in an earlier commit and add the "
+          + "fragment as Committed(reserved id)");
+    }
   }
 
   public long resolveFragment(Ref ref) {
@@ -306,6 +327,7 @@ public final class ApplyState {
       return false;
     }
     minted.remove(id);
+    mintedFromToken.remove(id);
     rebound.remove(id);
     return true;
   }
@@ -675,6 +697,7 @@ public final class ApplyState {
     fragments.clear();
     indices.clear();
     minted.clear();
+    mintedFromToken.clear();
     rebound.clear();
   }
 }
