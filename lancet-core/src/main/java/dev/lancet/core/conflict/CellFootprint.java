@@ -2,24 +2,19 @@ package dev.lancet.core.conflict;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The row- and cell-granular part of a footprint: which rows of committed fragments a set
- * deletes, moves, overlays, rewrites in place or read and copied. Coordinates are too coarse for
+ * moves, overlays, rewrites in place or read and copied. (Row-level deletes are a claim mode,
+ * {@link Mode#WRITES_ROWS}: which rows they delete is derived from the deletion files.) Coordinates are too coarse for
  * these (two deletes of disjoint rows of one fragment, an overlay and a move of other rows, an
  * update and a column rewrite of a column it did not read all commute). Only committed fragments
  * and fields appear: nothing a set mints can be named by a concurrent writer. Bitmaps hold
  * physical offsets; they are copied in and never handed to code that could change them.
  *
- * @param deletedRows committed fragments whose deletion file the set replaces by a new file
- *     (SetDeletionFile with a file, a legacy Delete): which rows it deletes is derived at
- *     conflict time by diffing against the read version (docs/decisions/0011), so two such
- *     sets on one fragment are checked row by row instead of colliding
  * @param relocatedRows per committed fragment, the rows the set moves out of it (RelocateRows)
  * @param overlaidCells per committed fragment and committed field, the offsets the set overlays
  * @param rewrittenFields per committed fragment, the committed fields whose values the set
@@ -31,21 +26,28 @@ import org.roaringbitmap.RoaringBitmap;
  *     read and copied into what it writes (AssertCellsUnchanged, docs/decisions/0013)
  */
 public record CellFootprint(
-    Set<Long> deletedRows,
     Map<Long, RoaringBitmap> relocatedRows,
     Map<Long, Map<Integer, RoaringBitmap>> overlaidCells,
     Map<Long, Set<Integer>> rewrittenFields,
     Set<Long> newFieldData,
     Map<Long, Map<Integer, RoaringBitmap>> readCells) {
 
+  /** A set that touches no row or cell of a committed fragment (most appends, config, schema). */
+  public static final CellFootprint NONE = new CellFootprint(Map.of(), Map.of(), Map.of(), Set.of(), Map.of());
+
+  // Copied into compact immutable collections (a footprint of a 10,000-action operation holds
+  // thousands of entries, and most footprints hold none).
   public CellFootprint {
-    deletedRows = Collections.unmodifiableSet(new LinkedHashSet<>(deletedRows));
     relocatedRows = frozen(relocatedRows);
     overlaidCells = frozenCells(overlaidCells);
-    Map<Long, Set<Integer>> rewritten = new LinkedHashMap<>();
-    rewrittenFields.forEach((f, fields) -> rewritten.put(f, Collections.unmodifiableSet(new TreeSet<>(fields))));
-    rewrittenFields = Collections.unmodifiableMap(rewritten);
-    newFieldData = Collections.unmodifiableSet(new LinkedHashSet<>(newFieldData));
+    if (!rewrittenFields.isEmpty()) {
+      Map<Long, Set<Integer>> rewritten = new LinkedHashMap<>();
+      rewrittenFields.forEach((f, fields) -> rewritten.put(f, Set.copyOf(fields)));
+      rewrittenFields = Collections.unmodifiableMap(rewritten);
+    } else {
+      rewrittenFields = Map.of();
+    }
+    newFieldData = Set.copyOf(newFieldData);
     readCells = frozenCells(readCells);
   }
 
@@ -64,12 +66,18 @@ public record CellFootprint(
   }
 
   private static Map<Long, RoaringBitmap> frozen(Map<Long, RoaringBitmap> rows) {
+    if (rows.isEmpty()) {
+      return Map.of();
+    }
     Map<Long, RoaringBitmap> copy = new LinkedHashMap<>();
     rows.forEach((f, r) -> copy.put(f, r.clone()));
     return Collections.unmodifiableMap(copy);
   }
 
   private static Map<Long, Map<Integer, RoaringBitmap>> frozenCells(Map<Long, Map<Integer, RoaringBitmap>> cells) {
+    if (cells.isEmpty()) {
+      return Map.of();
+    }
     Map<Long, Map<Integer, RoaringBitmap>> copy = new LinkedHashMap<>();
     cells.forEach((f, byField) -> {
       Map<Integer, RoaringBitmap> inner = new LinkedHashMap<>();
@@ -81,34 +89,35 @@ public record CellFootprint(
 
   /** Collects a set's cell facts in action order. */
   static final class Builder {
-    private final Set<Long> deletedRows = new LinkedHashSet<>();
     private final Map<Long, RoaringBitmap> relocatedRows = new LinkedHashMap<>();
     private final Map<Long, Map<Integer, RoaringBitmap>> overlaidCells = new LinkedHashMap<>();
     private final Map<Long, Set<Integer>> rewrittenFields = new LinkedHashMap<>();
-    private final Set<Long> newFieldData = new LinkedHashSet<>();
+    private final Set<Long> newFieldData = new java.util.HashSet<>();
     private final Map<Long, Map<Integer, RoaringBitmap>> readCells = new LinkedHashMap<>();
-
-    void deleteRows(long fragment) {
-      deletedRows.add(fragment);
-    }
+    private boolean touched;
 
     void relocate(long fragment, RoaringBitmap rows) {
+      touched = true;
       relocatedRows.computeIfAbsent(fragment, f -> new RoaringBitmap()).or(rows);
     }
 
     void overlay(long fragment, int field, RoaringBitmap rows) {
+      touched = true;
       cell(overlaidCells, fragment, field).or(rows);
     }
 
     void rewrite(long fragment, int field) {
-      rewrittenFields.computeIfAbsent(fragment, f -> new LinkedHashSet<>()).add(field);
+      touched = true;
+      rewrittenFields.computeIfAbsent(fragment, f -> new java.util.HashSet<>(2)).add(field);
     }
 
     void newFieldData(long fragment) {
+      touched = true;
       newFieldData.add(fragment);
     }
 
     void read(long fragment, int field, RoaringBitmap rows) {
+      touched = true;
       cell(readCells, fragment, field).or(rows);
     }
 
@@ -118,7 +127,8 @@ public record CellFootprint(
     }
 
     CellFootprint build() {
-      return new CellFootprint(deletedRows, relocatedRows, overlaidCells, rewrittenFields, newFieldData, readCells);
+      return touched ? new CellFootprint(relocatedRows, overlaidCells, rewrittenFields, newFieldData, readCells)
+          : NONE;
     }
   }
 }

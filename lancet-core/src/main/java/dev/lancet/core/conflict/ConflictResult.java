@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 public record ConflictResult(List<Collision> collisions, Set<Long> rowChecks) {
   public ConflictResult {
     collisions = List.copyOf(collisions);
-    rowChecks = Collections.unmodifiableSet(new TreeSet<>(rowChecks));
+    rowChecks = rowChecks.isEmpty() ? Set.of() : Collections.unmodifiableSet(new TreeSet<>(rowChecks));
   }
 
   public ConflictResult(List<Collision> collisions) {

@@ -28,7 +28,7 @@ public final class Conflicts {
 
   public static ConflictResult check(Footprint committing, Footprint committed) {
     List<Collision> out = new ArrayList<>();
-    Set<Long> rowChecks = new java.util.TreeSet<>();
+    Set<Long> rowChecks = Set.of();  // rarely needed: allocated on the first row check
     if (committing.exclusive() || committed.exclusive()) {
       out.add(new Collision.WholeTable((committing.exclusive()
           ? "this transaction replaces the whole table" : "the committed transaction replaced the whole table")
@@ -44,10 +44,11 @@ public final class Conflicts {
         Mode ours = oursSmaller ? e.getValue() : other;
         Mode theirs = oursSmaller ? other : e.getValue();
         if (Mode.pairConflicts(ours, theirs)) {
-          if (e.getKey() instanceof Coordinate.FragmentDeletions d
-              && committing.cells().deletedRows().contains(d.fragment())
-              && committed.cells().deletedRows().contains(d.fragment())) {
+          if (Mode.rowByRow(ours, theirs) && e.getKey() instanceof Coordinate.FragmentDeletions d) {
             // Both delete rows of the fragment: decided row by row (decision 0011).
+            if (rowChecks.isEmpty()) {
+              rowChecks = new java.util.TreeSet<>();
+            }
             rowChecks.add(d.fragment());
             continue;
           }

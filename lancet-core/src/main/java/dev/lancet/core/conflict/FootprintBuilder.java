@@ -134,13 +134,12 @@ public final class FootprintBuilder {
   // ---- rows and cells ------------------------------------------------------------------------
 
   /**
-   * Replaces committed {@code fragment}'s deletion file with a new one: W(FragmentDeletions),
-   * decided row by row against another set that does the same (docs/decisions/0011).
+   * Replaces committed {@code fragment}'s deletion file with a new one: FragmentDeletions with
+   * mode WRITES_ROWS, a full write decided row by row against another set that does the same
+   * (docs/decisions/0011). A clear (no file) in the same set makes it a plain write.
    */
   public FootprintBuilder deleteRows(long fragment) {
-    write(new Coordinate.FragmentDeletions(fragment));
-    cells.deleteRows(fragment);
-    return this;
+    return claim(new Coordinate.FragmentDeletions(fragment), Mode.WRITES_ROWS);
   }
 
   /** Moves {@code rows} (physical offsets) out of committed {@code fragment} (RelocateRows). */
