@@ -47,19 +47,12 @@ public record AssertCellsUnchanged(Ref fragment, List<Ref> fields, RoaringBitmap
     if (fields.isEmpty()) {
       throw state.invalid(frag + " names no field; list the fields whose cells were read");
     }
-    if (rows.isEmpty()) {
-      throw state.invalid(frag + " names no rows; list the offsets whose cells were read, or drop the action");
-    }
+    state.requireRowsWithin(target, rows, frag, "list the offsets whose cells were read, or drop the action");
     for (Ref ref : fields) {
       int id = state.resolveField(ref);
       if (state.field(id).isEmpty()) {
         throw state.invalid(frag + " names field " + id + ", which is not in the schema");
       }
-    }
-    long last = Integer.toUnsignedLong(rows.last());
-    if (last >= target.physicalRows()) {
-      throw state.invalid(frag + " names row offset " + last + ", but the fragment has only "
-          + target.physicalRows() + " physical rows");
     }
   }
 

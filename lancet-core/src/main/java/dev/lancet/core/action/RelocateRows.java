@@ -36,16 +36,8 @@ public record RelocateRows(long fragment, RoaringBitmap rows) implements Action 
   public void apply(ApplyState state) {
     Fragment target = state.fragment(fragment, actionName());
     state.requireNotMintedFromToken(fragment, actionName());
-    if (rows.isEmpty()) {
-      throw state.invalid("RelocateRows on fragment " + Long.toUnsignedString(fragment)
-          + " names no rows; declare the moved rows' offsets, or drop the action");
-    }
-    long last = Integer.toUnsignedLong(rows.last());
-    if (last >= target.physicalRows()) {
-      throw state.invalid("RelocateRows on fragment " + Long.toUnsignedString(fragment)
-          + " names row offset " + last + ", but the fragment has only " + target.physicalRows()
-          + " physical rows");
-    }
+    state.requireRowsWithin(target, rows, "RelocateRows on fragment " + Long.toUnsignedString(fragment),
+        "declare the moved rows' offsets, or drop the action");
     state.declareRelocation(fragment);
   }
 

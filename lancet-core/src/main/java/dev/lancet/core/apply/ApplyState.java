@@ -341,6 +341,21 @@ public final class ApplyState {
     rebound.computeIfAbsent(fragment, k -> new HashSet<>()).addAll(fieldIds);
   }
 
+  /**
+   * Fails unless {@code rows} (physical offsets) names at least one row and none past
+   * {@code target}'s physical rows; {@code what} starts the error ("RelocateRows on fragment 3").
+   */
+  public void requireRowsWithin(Fragment target, org.roaringbitmap.RoaringBitmap rows, String what, String ifEmpty) {
+    if (rows.isEmpty()) {
+      throw invalid(what + " names no rows; " + ifEmpty);
+    }
+    long last = Integer.toUnsignedLong(rows.last());
+    if (last >= target.physicalRows()) {
+      throw invalid(what + " names row offset " + last + ", but the fragment has only "
+          + target.physicalRows() + " physical rows");
+    }
+  }
+
   /** A fragment id as an index bitmap can hold it (u32). */
   public int indexableFragmentId(long id, String actionName) {
     if (id < 0 || id > MAX_FRAGMENT_ID) {
