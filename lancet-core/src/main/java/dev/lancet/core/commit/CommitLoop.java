@@ -92,7 +92,7 @@ public final class CommitLoop {
         }
         unknownOutcome = Optional.empty();
         blockedAt = latest.version() + 1;
-        PendingCommit.Rebased next = pending.applyTo(latest);
+        PendingCommit.Rebased next = applyTo(pending, latest, attempts);
         // Written only after the transaction applied (invalid input writes nothing) and the scan
         // showed no version carries our uuid (a landed attempt's .txn file is never replaced).
         if (!next.transaction().equals(written)) {
@@ -133,6 +133,20 @@ public final class CommitLoop {
     } catch (IncompatibleTransactionException e) {
       observer.accept(new CommitAttempt(pending.transaction().getUuid(), attempt, Outcome.INCOMPATIBLE,
           version, String.join("; ", e.reasons())));
+      throw e;
+    }
+  }
+
+  /**
+   * Re-applies the commit to the newest version. The second phase of a row-level rebase may
+   * find a conflict only here (rows both sides deleted): it is reported like one the check found.
+   */
+  private PendingCommit.Rebased applyTo(PendingCommit pending, Snapshot latest, int attempt) throws IOException {
+    try {
+      return pending.applyTo(latest);
+    } catch (ConflictingCommitException e) {
+      observer.accept(new CommitAttempt(pending.transaction().getUuid(), attempt, Outcome.CONFLICT,
+          e.version(), String.join("; ", e.collisions())));
       throw e;
     }
   }

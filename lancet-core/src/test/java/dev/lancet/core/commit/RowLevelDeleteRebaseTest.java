@@ -128,6 +128,23 @@ class RowLevelDeleteRebaseTest {
   }
 
   @Test
+  void aConflictFoundOnTheDeletionFilesIsReportedToTheAttemptObserver() throws Exception {
+    commit(files.delete(v2, 0, 1));
+    List<CommitAttempt> seen = new java.util.ArrayList<>();
+    TransactionBuilder composite = planned(files.delete(v2, 0, 1, 2)).onAttempt(seen::add);
+    dev.lancet.core.transaction.LegacyTransactionBuilder legacy = legacyDelete(1, 6).onAttempt(seen::add);
+    commit(files.delete(v2, 1, 6));
+
+    assertThatThrownBy(composite::commit).isInstanceOf(ConflictingCommitException.class);
+    assertThatThrownBy(legacy::commit).isInstanceOf(ConflictingCommitException.class);
+
+    assertThat(seen).extracting(CommitAttempt::outcome)
+        .containsExactly(CommitAttempt.Outcome.CONFLICT, CommitAttempt.Outcome.CONFLICT);
+    assertThat(seen.get(0).detail()).startsWith("FRAGMENT_DELETIONS: fragment 0: rows [1]");
+    assertThat(seen.get(1).detail()).startsWith("FRAGMENT_DELETIONS: ").contains("fragment 1").contains("[6]");
+  }
+
+  @Test
   void aDeleteRebasesOverSeveralWinnersAtOnce() throws Exception {
     SetDeletionFile a = files.delete(v2, 1, 10);
     SetDeletionFile b = files.delete(v2, 1, 20, 21);
