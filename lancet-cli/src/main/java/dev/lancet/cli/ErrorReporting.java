@@ -42,8 +42,8 @@ final class ErrorReporting {
     /**
      * The JSON object a {@code --json} command prints on stdout when it fails: {@code committed:
      * false}, the exit code, the error kind and message, and what the error knows (the winner's
-     * version and operation, the collisions, the attempts, the version and uuid whose outcome is
-     * unknown).
+     * version and operation, the collisions as sentences and as typed {@code conflicts}, the
+     * attempts, the version and uuid whose outcome is unknown).
      */
     ObjectNode json() {
       ObjectNode o = CliJson.object();
@@ -55,10 +55,12 @@ final class ErrorReporting {
         o.set("winnerVersion", CliJson.unsigned(c.version()));
         o.put("winnerOperation", c.winnerOperation());
         o.set("collisions", CliJson.strings(c.collisions()));
+        o.set("conflicts", ConflictJson.of(c.conflicts()));
       } else if (error instanceof IncompatibleTransactionException c) {
         o.set("winnerVersion", CliJson.unsigned(c.winnerVersion()));
         o.put("winnerOperation", c.winnerOperation());
         o.set("collisions", CliJson.strings(c.reasons()));
+        o.set("conflicts", ConflictJson.of(c.conflicts()));
       } else if (error instanceof RetriesExhaustedException c) {
         o.set("lastVersion", CliJson.unsigned(c.version()));
         o.put("attempts", c.attempts());

@@ -191,8 +191,13 @@ final class Transactions {
 
   /** How many rows a RelocateRows moves, or why its bitmap cannot be read. */
   static String relocatedRows(ActionProtos.RelocateRows r) {
+    return rowCount(r.getRows(), "RelocateRows.rows");
+  }
+
+  /** How many rows a portable Roaring bitmap holds, or why it cannot be read. */
+  private static String rowCount(com.google.protobuf.ByteString bitmap, String where) {
     try {
-      return Long.toString(PortableRoaring.read(r.getRows().toByteArray(), "RelocateRows.rows").getLongCardinality());
+      return Long.toString(PortableRoaring.read(bitmap.toByteArray(), where).getLongCardinality());
     } catch (FormatException e) {
       return "unreadable (" + e.defect() + ")";
     }
@@ -235,6 +240,9 @@ final class Transactions {
           + " overlays=" + a.getAddOverlays().getOverlaysCount();
       case RELOCATE_ROWS -> "fragment=" + Formats.unsigned(a.getRelocateRows().getFragment())
           + " rows=" + relocatedRows(a.getRelocateRows());
+      case ASSERT_CELLS_UNCHANGED -> "fragment=" + Formats.ref(a.getAssertCellsUnchanged().getFragment())
+          + " fields=" + Formats.refs(a.getAssertCellsUnchanged().getFieldsList())
+          + " rows=" + rowCount(a.getAssertCellsUnchanged().getRows(), "AssertCellsUnchanged.rows");
       case REFRESH_ROW_VERSION_METADATA -> "fragments="
           + Formats.unsignedList(a.getRefreshRowVersionMetadata().getFragmentIdsList());
       case UPDATE_COMPACTED_SS_TABLES -> "sstables="

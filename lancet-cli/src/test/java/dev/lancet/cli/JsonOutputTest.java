@@ -14,12 +14,31 @@ import dev.lancet.core.action.RemoveFragment;
 import dev.lancet.core.action.Ref;
 import dev.lancet.core.action.UpdateMap;
 import dev.lancet.core.action.UserStep;
+import dev.lancet.core.action.SetDeletionFile;
+import dev.lancet.core.conflict.Collision;
+import dev.lancet.core.conflict.ConfigMap;
+import dev.lancet.core.conflict.Coordinate;
+import dev.lancet.core.conflict.deletions.StoreDeletionVectors;
+import dev.lancet.core.operation.Overwrite;
+import dev.lancet.core.store.LocalObjectStore;
+import dev.lancet.format.codec.FragmentCodec;
+import dev.lancet.format.deletion.DeletionVector;
+import dev.lancet.format.model.DataFile;
+import dev.lancet.format.model.DataStorageFormat;
+import dev.lancet.format.model.DeletionFile;
+import dev.lancet.format.model.Field;
+import dev.lancet.format.model.Fragment;
+import dev.lancet.format.model.Schema;
 import dev.lancet.format.pb.TableProtos;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,7 +118,100 @@ class JsonOutputTest {
     assertThat(o.get("collisions").isArray()).isTrue();
     assertThat(o.get("collisions").size()).isPositive();
     assertThat(o.get("collisions").get(0).textValue()).contains("lancet.demo");
+    // The same collision, typed: what collided and where, not only a sentence.
+    assertThat(o.get("conflicts").isArray()).isTrue();
+    assertThat(o.get("conflicts").size()).isEqualTo(o.get("collisions").size());
+    JsonNode c = o.get("conflicts").get(0);
+    assertThat(c.get("kind").textValue()).isEqualTo("CONFIG");
+    assertThat(c.get("map").textValue()).isEqualTo("config");
+    assertThat(c.get("key").textValue()).isEqualTo("lancet.demo");
+    assertThat(o.get("collisions").get(0).textValue()).isEqualTo("CONFIG: " + c.get("description").textValue());
     assertThat(r.err()).startsWith("lancet: retryable conflict: ");
+  }
+
+  @Test
+  void aRowLevelDeleteConflictNamesTheFragmentAndTheRowsAsIntegers() throws Exception {
+    Path root = dir.resolve("rows");
+    Schema schema = new Schema(List.of(Field.builder(0, "id", "int64").build()), Map.of());
+    Fragment fragment = Fragment.of(0, 100, List.of(new DataFile("data/0.lance", List.of(0), List.of(0), 2, 1, 100)));
+    StoreDeletionVectors vectors = new StoreDeletionVectors(new LocalObjectStore(root));
+    try (Table t = Table.create(root.toString(), new LocalObjectStore(root),
+        new Overwrite(List.of(fragment), schema, Map.of(), List.of()), new DataStorageFormat("lance", "2.1"))) {
+      DeletionFile first = FragmentCodec.fromProto(vectors.write(0, 1, DeletionVector.of(1, 2, 70)));
+      t.newTransaction().readVersion(1).step("delete 1, 2, 70", s -> s.setDeletionFile(0, first)).commit();
+    }
+    DeletionFile second = FragmentCodec.fromProto(vectors.write(0, 1, DeletionVector.of(2, 5, 70)));
+    CompositeOperation op = new CompositeOperation(List.of(new UserStep("delete 2, 5, 70",
+        List.of(new SetDeletionFile(0, Optional.of(second), true)))));
+
+    Cli.Result r = Cli.run("commit", root.toString(), "--file", write("delete.json", op).toString(),
+        "--read-version", "1", "--json");
+
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(ExitCodes.RETRYABLE_CONFLICT);
+    JsonNode o = StrictJson.parse(r.out());
+    assertInteger(o.get("winnerVersion"), 2);
+    JsonNode c = o.get("conflicts").get(0);
+    assertThat(o.get("conflicts").size()).isEqualTo(1);
+    assertThat(c.get("kind").textValue()).isEqualTo("FRAGMENT_DELETIONS");
+    assertInteger(c.get("fragment"), 0);
+    assertThat(c.get("rows").size()).isEqualTo(2);
+    assertInteger(c.get("rows").get(0), 2);
+    assertInteger(c.get("rows").get(1), 70);
+    assertInteger(c.get("rowCount"), 2);
+    assertThat(c.get("description").textValue()).contains("fragment 0").contains("[2, 70]");
+  }
+
+  @Test
+  void everyKindOfCollisionPrintsItsTypedFieldsAsStrictJson() {
+    List<Collision> all = List.of(
+        new Collision.WholeTable("reset"),
+        new Collision.Fragment(-1L, "the largest fragment id"),
+        new Collision.FragmentDeletions(3, DeletionVector.ofRange(0, 1500), "many rows"),
+        new Collision.RowVersions(4, "row versions"),
+        new Collision.FieldData(5, 6, "field data"),
+        new Collision.Schema(OptionalInt.of(7), Optional.empty(), "definition"),
+        new Collision.Schema(OptionalInt.empty(), Optional.of("label"), "name"),
+        new Collision.Base(Optional.of("archive"), Optional.of("/mnt/a"), "base"),
+        new Collision.Config(ConfigMap.field(8), Optional.of("k"), "field metadata key"),
+        new Collision.Config(ConfigMap.TABLE_METADATA, Optional.empty(), "whole map"),
+        new Collision.UnenforcedKey(Coordinate.KeyKind.PRIMARY, "pk"),
+        new Collision.Index(Optional.of("by_a"), Optional.of(new UUID(1, 2)), "index"),
+        new Collision.KeyAssertion(List.of(Ref.committed(0), Ref.local(1)), List.of(-2L, 9L), "keys"),
+        new Collision.Relocation(9, DeletionVector.of(4), "moved"),
+        new Collision.CellsChanged(10, List.of(0, 1), DeletionVector.of(2, 3), "cells"),
+        new Collision.Nullability(OptionalInt.of(11), "nullability"),
+        new Collision.LegacyRule("Delete", "Rewrite", List.of(12L), "legacy"),
+        new Collision.FailClosed("unreadable"));
+    java.util.Set<Class<?>> kinds = new java.util.HashSet<>();
+    all.forEach(c -> kinds.add(c.getClass()));
+    assertThat(kinds).as("one sample of every collision record").containsExactlyInAnyOrder(
+        Collision.class.getPermittedSubclasses());
+
+    JsonNode json = StrictJson.parse(CliJson.print(ConflictJson.of(all)));
+
+    assertThat(json.size()).isEqualTo(all.size());
+    for (int i = 0; i < all.size(); i++) {
+      assertThat(json.get(i).get("kind").textValue()).isEqualTo(all.get(i).kind().name());
+      assertThat(json.get(i).get("description").textValue()).isEqualTo(all.get(i).description());
+    }
+    assertUnsigned(json.get(1).get("fragment"), -1L);
+    assertThat(json.get(2).get("rows").size()).isEqualTo(ConflictJson.MAX_ROWS);
+    assertInteger(json.get(2).get("rowCount"), 1500);
+    assertInteger(json.get(4).get("field"), 6);
+    assertInteger(json.get(5).get("field"), 7);
+    assertThat(json.get(6).get("name").textValue()).isEqualTo("label");
+    assertThat(json.get(8).get("map").textValue()).isEqualTo("field_metadata");
+    assertInteger(json.get(8).get("field"), 8);
+    assertThat(json.get(9).has("key")).isFalse();
+    assertThat(json.get(10).get("key").textValue()).isEqualTo("primary");
+    assertThat(json.get(11).get("segment").textValue()).isEqualTo(new UUID(1, 2).toString());
+    assertInteger(json.get(12).get("keyFields").get(0).get("committed"), 0);
+    assertInteger(json.get(12).get("keyFields").get(1).get("local"), 1);
+    assertUnsigned(json.get(12).get("sharedKeyHashes").get(0), -2L);
+    assertInteger(json.get(14).get("fields").get(1), 1);
+    assertInteger(json.get(14).get("rows").get(1), 3);
+    assertThat(json.get(16).get("theirOperation").textValue()).isEqualTo("Rewrite");
+    assertInteger(json.get(16).get("fragments").get(0), 12);
   }
 
   @Test
@@ -119,6 +231,10 @@ class JsonOutputTest {
     assertThat(o.get("error").textValue()).isEqualTo("incompatible");
     assertInteger(o.get("winnerVersion"), 3);
     assertThat(o.get("winnerOperation").textValue()).isEqualTo("Overwrite");
+    JsonNode c = o.get("conflicts").get(0);
+    assertThat(c.get("kind").textValue()).isEqualTo("LEGACY_RULE");
+    assertThat(c.get("ourOperation").textValue()).isEqualTo("Append");
+    assertThat(c.get("theirOperation").textValue()).isEqualTo("Overwrite");
   }
 
   @Test

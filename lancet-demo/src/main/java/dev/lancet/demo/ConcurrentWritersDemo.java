@@ -45,8 +45,10 @@ import org.apache.arrow.memory.RootAllocator;
  *       readers see null there.
  *   <li>D deletes rows of fragment 0 while E rewrites its {@code value} column: row deletions and
  *       column rewrites commute (E rebases over D), as the V2 conflict rules say.
- *   <li>F and G both delete rows of fragment 1: G waits for F, meets a typed conflict, re-reads
- *       the deletion vector F wrote, merges its rows into it and lands.
+ *   <li>F and G both delete rows of fragment 1, one row in common: G waits for F; deletes of
+ *       other rows of one fragment would merge row by row (docs/decisions/0016), but the shared
+ *       row is a typed conflict naming it, so G re-reads the deletion vector F wrote, merges its
+ *       rows into it and lands.
  * </ul>
  */
 public final class ConcurrentWritersDemo {
@@ -102,7 +104,7 @@ public final class ConcurrentWritersDemo {
         Expectation.lands("first delete of fragment " + f1));
     Job gJob = Job.of("G1", Planners.deleteRows(f1Ids, f1, gIds), new Intent.Delete(f1, gIds),
         Expectation.conflictsOnce("second delete of fragment " + f1
-            + ": one typed conflict, re-planned onto F's deletions")).after(fJob);
+            + " shares a row with F1: one typed conflict, re-planned onto F's deletions")).after(fJob);
 
     Map<String, List<Job>> plan = new LinkedHashMap<>();
     plan.put("A", List.of(a1));

@@ -14,7 +14,7 @@ public sealed interface Action
         SetDeletionFile, ConfigUpdate, AddOverlays, RefreshRowVersionMetadata,
         UpdateCompactedSsTables, DropField, AlterField, AddIndexSegment, RemoveIndexSegment,
         AdjustIndexCoverage, ResetTable, ReserveFragmentIds, AssertUniqueKeys, ReserveRowIds,
-        RelocateRows {
+        RelocateRows, AssertCellsUnchanged {
 
   /** The action's name in the format's vocabulary ("AddFragment"); used in every error. */
   default String actionName() {

@@ -173,6 +173,18 @@ public final class ActionCodec {
               + ": `rows` is not a portable Roaring bitmap (" + e.defect() + ")");
         }
       }
+      case ASSERT_CELLS_UNCHANGED -> {
+        ActionProtos.AssertCellsUnchanged a = p.getAssertCellsUnchanged();
+        require(a.hasFragment(), "AssertCellsUnchanged.fragment");
+        Ref fragment = ref(a.getFragment(), "AssertCellsUnchanged.fragment");
+        try {
+          yield new AssertCellsUnchanged(fragment, refs(a.getFieldsList(), "AssertCellsUnchanged.fields"),
+              PortableRoaring.read(a.getRows().toByteArray(), "AssertCellsUnchanged.rows"));
+        } catch (FormatException e) {
+          throw new InvalidActionException("AssertCellsUnchanged on fragment " + fragment
+              + ": `rows` is not a portable Roaring bitmap (" + e.defect() + ")");
+        }
+      }
       case ASSERT_UNIQUE_KEYS -> {
         ActionProtos.AssertUniqueKeys a = p.getAssertUniqueKeys();
         require(a.hasFilter(), "AssertUniqueKeys.filter");
@@ -470,6 +482,11 @@ public final class ActionCodec {
     } else if (action instanceof RelocateRows a) {
       b.setRelocateRows(ActionProtos.RelocateRows.newBuilder().setFragment(a.fragment())
           .setRows(ByteString.copyFrom(PortableRoaring.write(a.rows()))));
+    } else if (action instanceof AssertCellsUnchanged a) {
+      ActionProtos.AssertCellsUnchanged.Builder x = ActionProtos.AssertCellsUnchanged.newBuilder()
+          .setFragment(ref(a.fragment())).setRows(ByteString.copyFrom(PortableRoaring.write(a.rows())));
+      a.fields().forEach(r -> x.addFields(ref(r)));
+      b.setAssertCellsUnchanged(x);
     } else if (action instanceof AssertUniqueKeys a) {
       ActionProtos.AssertUniqueKeys.Builder x = ActionProtos.AssertUniqueKeys.newBuilder()
           .setFilter(filter(a.filter()));

@@ -57,9 +57,13 @@ public record AddDataFile(Ref fragment, DataFile file, List<Ref> fieldIds, boole
     state.noteAddedFile(fragmentId, added);
   }
 
+  /** A data-changing file in a committed fragment changes those fields' values in place. */
   @Override
   public void footprint(FootprintBuilder fp) {
     fp.writeFieldData(fragment, fieldIds);
     fp.backFieldData(fragment, fieldIds);
+    if (dataChange) {
+      fp.rewriteCells(fragment, fieldIds);
+    }
   }
 }

@@ -7,7 +7,6 @@ import dev.lancet.format.model.Fragment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Appends overlays (cell-level value replacements) to a fragment, after the ones already
@@ -45,16 +44,14 @@ public record AddOverlays(Ref fragment, List<DataOverlayFile> overlays, boolean 
     state.putFragment(target.toBuilder().overlays(all).build());
   }
 
-  /** A partial write of every overlaid field of a committed fragment (newer overlays win). */
+  /**
+   * A partial write of every overlaid field of a committed fragment (newer overlays win), and
+   * the cells it covers, per field.
+   */
   @Override
   public void footprint(FootprintBuilder fp) {
-    RoaringBitmap covered = new RoaringBitmap();
     for (DataOverlayFile o : overlays) {
-      for (int field : o.dataFile().fields()) {
-        fp.writePart(fragment, field);
-      }
-      covered.or(o.coveredOffsets());
+      fp.overlay(fragment, o);
     }
-    fp.overlayRows(fragment, covered);
   }
 }

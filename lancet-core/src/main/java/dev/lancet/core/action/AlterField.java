@@ -105,8 +105,9 @@ public record AlterField(Ref field, Optional<String> name, Optional<String> logi
           + current.id() + " ('" + current.name() + "') that this cast does not rewrite";
       if (state.readManifest().version() > state.readVersion()) {
         throw new dev.lancet.core.commit.ConflictingCommitException(state.readManifest().version(),
-            "a concurrent commit", java.util.List.of(problem + " (it was committed after version "
-                + state.readVersion() + ", which the cast read): cast again"));
+            "a concurrent commit", java.util.List.of(new dev.lancet.core.conflict.Collision.FieldData(
+                f.id(), current.id(), problem + " (it was committed after version "
+                + state.readVersion() + ", which the cast read): cast again")));
       }
       throw state.invalid(problem + "; tombstone it (TombstoneFieldData) and add the cast data "
           + "(AddDataFile) in the same operation");

@@ -35,16 +35,9 @@ public record RelocateRows(long fragment, RoaringBitmap rows) implements Action 
   @Override
   public void apply(ApplyState state) {
     Fragment target = state.fragment(fragment, actionName());
-    if (rows.isEmpty()) {
-      throw state.invalid("RelocateRows on fragment " + Long.toUnsignedString(fragment)
-          + " names no rows; declare the moved rows' offsets, or drop the action");
-    }
-    long last = Integer.toUnsignedLong(rows.last());
-    if (last >= target.physicalRows()) {
-      throw state.invalid("RelocateRows on fragment " + Long.toUnsignedString(fragment)
-          + " names row offset " + last + ", but the fragment has only " + target.physicalRows()
-          + " physical rows");
-    }
+    state.requireNotMintedFromToken(fragment, actionName());
+    state.requireRowsWithin(target, rows, "RelocateRows on fragment " + Long.toUnsignedString(fragment),
+        "declare the moved rows' offsets, or drop the action");
     state.declareRelocation(fragment);
   }
 

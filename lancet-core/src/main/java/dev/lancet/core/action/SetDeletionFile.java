@@ -10,7 +10,9 @@ import java.util.Optional;
 
 /**
  * Sets (or, when empty, clears) a fragment's deletion file: a post-image. Takes a committed
- * fragment id only, because the deletion file's name embeds it.
+ * fragment id only, because the deletion file's name embeds it: a fragment this operation mints
+ * for a Local token cannot be named (its id is assigned at apply); add it with a reserved id
+ * (ReserveFragmentIds in an earlier commit) to delete rows of it in the same operation.
  */
 public record SetDeletionFile(long fragment, Optional<DeletionFile> deletionFile, boolean dataChange)
     implements Action {
@@ -27,6 +29,7 @@ public record SetDeletionFile(long fragment, Optional<DeletionFile> deletionFile
   @Override
   public void apply(ApplyState state) {
     Fragment target = state.fragment(fragment, actionName());
+    state.requireNotMintedFromToken(fragment, actionName());
     if (deletionFile.isPresent() && deletionFile.get().numDeletedRows() > target.physicalRows()) {
       throw state.invalid("SetDeletionFile on fragment " + fragment + " deletes "
           + deletionFile.get().numDeletedRows() + " rows, but the fragment has only "
@@ -38,9 +41,18 @@ public record SetDeletionFile(long fragment, Optional<DeletionFile> deletionFile
     }
   }
 
-  /** Deletions commute with column rewrites of the same fragment, not with other deletes. */
+  /**
+   * Deletions commute with column rewrites of the same fragment. A new deletion file is a
+   * row-level delete: against another one on the same fragment the rows each side added are
+   * compared and, when disjoint, merged (docs/decisions/0016). Clearing the file is a plain
+   * write of the fragment's deletions, which collides with any other.
+   */
   @Override
   public void footprint(FootprintBuilder fp) {
-    fp.write(new Coordinate.FragmentDeletions(fragment));
+    if (deletionFile.isPresent()) {
+      fp.deleteRows(fragment);
+    } else {
+      fp.write(new Coordinate.FragmentDeletions(fragment));
+    }
   }
 }

@@ -53,9 +53,13 @@ public record TombstoneFieldData(Ref fragment, List<Ref> fieldIds, boolean dataC
     state.rebind(fragmentId, fields);
   }
 
+  /** A data-changing tombstone in a committed fragment changes those fields' values in place. */
   @Override
   public void footprint(FootprintBuilder fp) {
     fp.writeFieldData(fragment, fieldIds);
     fp.unbackFieldData(fragment, fieldIds);
+    if (dataChange) {
+      fp.rewriteCells(fragment, fieldIds);
+    }
   }
 }

@@ -94,6 +94,8 @@ public final class ApplyState {
   }
   /** Fragments minted by this operation, in mint order. */
   final LinkedHashSet<Long> minted = new LinkedHashSet<>();
+  /** Fragments minted for a Local token, with the token: their ids are known only here. */
+  private final Map<Long, Integer> mintedFromToken = new HashMap<>();
   /** For each fragment AddFragment added, where (step and action) it was added: assembly errors about it name that action. */
   final Map<Long, String> addedAt = new HashMap<>();
   /** Which action produced each part of the manifest, for errors found before publishing. */
@@ -199,6 +201,7 @@ public final class ApplyState {
       long id = nextFragmentId++;
       fragmentTokens.bind(l.token(), id);
       minted.add(id);
+      mintedFromToken.put(id, l.token());
       return id;
     }
     long id = ((Ref.Committed) ref).id();
@@ -212,6 +215,24 @@ public final class ApplyState {
     }
     minted.add(id);
     return id;
+  }
+
+  /**
+   * Fails when {@code fragment}, named by a bare committed id, is a fragment this operation
+   * minted for a Local token: its id is assigned here and moves on a rebase, so an action that
+   * names it by id (SetDeletionFile, RelocateRows, whose files embed the id) only guessed it, and
+   * would land on another writer's fragment after a rebase. The seed's answer (wire-format
+   * caveats): reserve fragment ids in an earlier commit and add the fragment as Committed(id).
+   */
+  public void requireNotMintedFromToken(long fragment, String actionName) {
+    Integer token = mintedFromToken.get(fragment);
+    if (token != null) {
+      throw invalid(actionName + " names fragment " + Long.toUnsignedString(fragment) + " by id, but this "
+          + "operation minted that fragment for Local(" + Integer.toUnsignedString(token) + "): its id is "
+          + "assigned when the operation applies and changes when it is rebased, so it cannot be named "
+          + "in advance; reserve fragment ids with ReserveFragmentIds in an earlier commit and add the "
+          + "fragment as Committed(reserved id)");
+    }
   }
 
   public long resolveFragment(Ref ref) {
@@ -320,6 +341,7 @@ public final class ApplyState {
       return false;
     }
     minted.remove(id);
+    mintedFromToken.remove(id);
     rebound.remove(id);
     return true;
   }
@@ -331,6 +353,21 @@ public final class ApplyState {
   /** The fields whose data changed in a fragment: index coverage of it is pruned. */
   public void rebind(long fragment, Collection<Integer> fieldIds) {
     rebound.computeIfAbsent(fragment, k -> new HashSet<>()).addAll(fieldIds);
+  }
+
+  /**
+   * Fails unless {@code rows} (physical offsets) names at least one row and none past
+   * {@code target}'s physical rows; {@code what} starts the error ("RelocateRows on fragment 3").
+   */
+  public void requireRowsWithin(Fragment target, org.roaringbitmap.RoaringBitmap rows, String what, String ifEmpty) {
+    if (rows.isEmpty()) {
+      throw invalid(what + " names no rows; " + ifEmpty);
+    }
+    long last = Integer.toUnsignedLong(rows.last());
+    if (last >= target.physicalRows()) {
+      throw invalid(what + " names row offset " + last + ", but the fragment has only "
+          + target.physicalRows() + " physical rows");
+    }
   }
 
   /** A fragment id as an index bitmap can hold it (u32). */
@@ -716,6 +753,7 @@ public final class ApplyState {
     fragments.clear();
     indices.clear();
     minted.clear();
+    mintedFromToken.clear();
     rebound.clear();
   }
 }

@@ -3,6 +3,7 @@ package dev.lancet.core.commit;
 import dev.lancet.core.action.CompositeOperation;
 import dev.lancet.core.commit.CommitAttempt.Outcome;
 import dev.lancet.core.apply.ApplyException;
+import dev.lancet.core.conflict.Collision;
 import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.StoreErrors;
@@ -57,7 +58,7 @@ public final class CommitLoop {
 
   /** Commits a composite operation (its message is {@code txn}). */
   public CommitResult commit(CompositeOperation op, TransactionProtos.Transaction txn) {
-    return commit(new CompositeCommit(op, txn));
+    return commit(new CompositeCommit(store, op, txn));
   }
 
   public CommitResult commit(PendingCommit initial) {
@@ -128,7 +129,7 @@ public final class CommitLoop {
         }
         unknownOutcome = Optional.empty();
         blockedAt = latest.version() + 1;
-        PendingCommit.Rebased next = applyAndCheck(initial, pending, latest, readVersion, prePublish);
+        PendingCommit.Rebased next = applyAndCheck(initial, pending, latest, readVersion, prePublish, attempts);
         // Written only after the transaction applied (invalid input writes nothing) and the scan
         // showed no version carries our uuid (a landed attempt's .txn file is never replaced).
         if (!next.transaction().equals(written)) {
@@ -212,17 +213,18 @@ public final class CommitLoop {
    * winners, not invalid input: the caller can re-plan.
    */
   private PendingCommit.Rebased applyAndCheck(PendingCommit initial, PendingCommit pending,
-      Snapshot latest, long readVersion, PrePublish prePublish) throws IOException {
+      Snapshot latest, long readVersion, PrePublish prePublish, int attempt) throws IOException {
     PendingCommit.Rebased next;
     try {
-      next = pending.applyTo(latest);
+      next = applyTo(pending, latest, attempt);
       prePublish.validate(latest.manifest(), latest.indices(), next.manifest(), next.indices(),
           next.provenance());
     } catch (ApplyException e) {
       if (latest.version() != readVersion && validOn(initial, readVersion, prePublish)) {
         throw new ConflictingCommitException(latest.version(), operationName(latest), List.of(
-            "the transaction is valid on version " + Long.toUnsignedString(readVersion) + ", which "
-                + "it read, but not on top of the versions committed since: " + e.getMessage()));
+            new Collision.InvalidAfterRebase("the transaction is valid on version "
+                + Long.toUnsignedString(readVersion) + ", which it read, but not on top of the "
+                + "versions committed since: " + e.getMessage())));
       }
       throw e;
     }
@@ -258,6 +260,20 @@ public final class CommitLoop {
       return version.readableTransaction().map(TransactionFile::operationName).orElse("a concurrent commit");
     } catch (RuntimeException e) {
       return "a concurrent commit";
+    }
+  }
+
+  /**
+   * Re-applies the commit to the newest version. The second phase of a row-level rebase may
+   * find a conflict only here (rows both sides deleted): it is reported like one the check found.
+   */
+  private PendingCommit.Rebased applyTo(PendingCommit pending, Snapshot latest, int attempt) throws IOException {
+    try {
+      return pending.applyTo(latest);
+    } catch (ConflictingCommitException e) {
+      observer.accept(new CommitAttempt(pending.transaction().getUuid(), attempt, Outcome.CONFLICT,
+          e.version(), String.join("; ", e.collisions())));
+      throw e;
     }
   }
 
@@ -337,21 +353,21 @@ public final class CommitLoop {
       if (winner.version() == latestVersion) {
         requireReadableTransaction(winner);
       }
-      throw new ConflictingCommitException(winner.version(), "unreadable transaction",
-          List.of("its transaction cannot be read (" + e.getMessage() + "), so this commit "
-              + "cannot be checked against it (fail closed)"));
+      throw ConflictingCommitException.failClosed(winner.version(), "unreadable transaction",
+          "its transaction cannot be read (" + e.getMessage() + "), so this commit "
+              + "cannot be checked against it (fail closed)");
     }
     if (theirs.isEmpty()) {
-      throw new ConflictingCommitException(winner.version(), "no transaction recorded",
-          List.of("it records no transaction, so this commit cannot be checked against it (fail closed)"));
+      throw ConflictingCommitException.failClosed(winner.version(), "no transaction recorded",
+          "it records no transaction, so this commit cannot be checked against it (fail closed)");
     }
     if (theirs.get().getOperationCase() == TransactionProtos.Transaction.OperationCase.OPERATION_NOT_SET) {
       String file = winner.manifest().transactionFile();
-      throw new ConflictingCommitException(winner.version(), "unknown operation",
-          List.of("its transaction " + theirs.get().getUuid() + (file.isEmpty() ? "" : " (_transactions/" + file + ")")
+      throw ConflictingCommitException.failClosed(winner.version(), "unknown operation",
+          "its transaction " + theirs.get().getUuid() + (file.isEmpty() ? "" : " (_transactions/" + file + ")")
               + " carries an operation this build does not know (a newer writer's? " + unknownFields(theirs.get())
               + "), so this commit "
-              + "cannot be checked against it (fail closed); upgrade Lancet, or re-plan on the new version"));
+              + "cannot be checked against it (fail closed); upgrade Lancet, or re-plan on the new version");
     }
     return theirs.get();
   }

@@ -1,31 +1,51 @@
 package dev.lancet.core.commit;
 
+import dev.lancet.core.conflict.Collision;
 import java.util.List;
 
 /**
  * A concurrent commit (the winner) changed what this transaction depends on: rebasing would
  * change its meaning, so the caller must re-read and re-plan. Retryable, not fatal. Carries
- * the winner's version and operation and the coordinates that collided.
+ * the winner's version and operation and what collided, as typed values ({@link #conflicts()})
+ * and as sentences ({@link #collisions()}).
  */
 public class ConflictingCommitException extends CommitConflictException {
   private static final long serialVersionUID = 1L;
 
   private final String winnerOperation;
-  private final List<String> collisions;
+  private final List<Collision> conflicts;
 
-  public ConflictingCommitException(long winnerVersion, String winnerOperation, List<String> collisions) {
+  public ConflictingCommitException(long winnerVersion, String winnerOperation, List<Collision> conflicts) {
     super(winnerVersion, "version " + winnerVersion + " (" + winnerOperation + ") was committed "
-        + "concurrently and conflicts with this transaction: " + String.join("; ", collisions)
+        + "concurrently and conflicts with this transaction: " + String.join("; ", sentences(conflicts))
         + ". Re-read the table and plan the change again.");
+    if (conflicts.isEmpty()) {
+      throw new IllegalArgumentException("a conflict names at least one collision");
+    }
     this.winnerOperation = winnerOperation;
-    this.collisions = List.copyOf(collisions);
+    this.conflicts = List.copyOf(conflicts);
+  }
+
+  /** A winner this commit cannot be checked against: the pair fails closed for {@code reason}. */
+  public static ConflictingCommitException failClosed(long winnerVersion, String winnerOperation, String reason) {
+    return new ConflictingCommitException(winnerVersion, winnerOperation, List.of(new Collision.FailClosed(reason)));
   }
 
   public String winnerOperation() {
     return winnerOperation;
   }
 
+  /** What collided, as values a program can inspect (kind, fragment, field, rows, keys, ...). */
+  public List<Collision> conflicts() {
+    return conflicts;
+  }
+
+  /** What collided, one sentence each ({@code KIND: description}). */
   public List<String> collisions() {
-    return collisions;
+    return sentences(conflicts);
+  }
+
+  static List<String> sentences(List<Collision> conflicts) {
+    return conflicts.stream().map(Collision::toString).toList();
   }
 }

@@ -9,7 +9,7 @@ import dev.lancet.core.conflict.legacy.MissingDeletionFileException;
 import dev.lancet.core.conflict.legacy.LegacyVerdict;
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation;
 import dev.lancet.core.conflict.legacy.FragmentStates;
-import dev.lancet.core.conflict.legacy.StoreDeletionVectors;
+import dev.lancet.core.conflict.deletions.StoreDeletionVectors;
 import dev.lancet.core.operation.CreateIndex;
 import dev.lancet.core.operation.LegacyApply;
 import dev.lancet.core.operation.LegacyOperation;
@@ -86,9 +86,9 @@ public final class LegacyCommit implements PendingCommit {
     String name = TransactionFile.operationName(theirs);
     switch (verdict.kind()) {
       case RETRYABLE:
-        throw new ConflictingCommitException(winnerVersion, name, List.of(verdict.reason()));
+        throw new ConflictingCommitException(winnerVersion, name, verdict.collisions());
       case INCOMPATIBLE:
-        throw new IncompatibleTransactionException(winnerVersion, name, List.of(verdict.reason()));
+        throw new IncompatibleTransactionException(winnerVersion, name, verdict.collisions());
       default:
         return verdict;
     }
@@ -106,13 +106,12 @@ public final class LegacyCommit implements PendingCommit {
       } catch (MissingDeletionFileException e) {
         // The winner's deletion file is gone: no retry can merge with rows nobody can read.
         throw new IncompatibleTransactionException(lastWinner, lastWinnerOperation,
-            List.of(e.getMessage() + "; the table is damaged at that version, so this delete "
-                + "cannot be merged with it (re-plan on a repaired table)"));
+            List.of(new dev.lancet.core.conflict.Collision.FailClosed(e.getMessage() + "; the table is damaged at that "
+                + "version, so this delete cannot be merged with it (re-plan on a repaired table)")));
       }
       if (!rebased.verdict().isOk()) {
         // Rows we change were changed by a winner that left an obligation (the newest of them).
-        throw new ConflictingCommitException(lastWinner, lastWinnerOperation,
-            List.of(rebased.verdict().reason()));
+        throw new ConflictingCommitException(lastWinner, lastWinnerOperation, rebased.verdict().collisions());
       }
       txn = rebased.transaction().orElseThrow();
     }

@@ -48,23 +48,26 @@ public record FieldBacking(
    * Why {@code tightening}'s non-nullable fields may be left without data by {@code other}, or
    * empty. Checked both ways by {@link Conflicts}.
    */
-  static Optional<String> violation(FieldBacking tightening, FieldBacking other, String whose, String otherName) {
+  static Optional<Collision> violation(FieldBacking tightening, FieldBacking other, String whose, String otherName) {
     if (tightening.mintsNonNullable && !other.addedFragments.isEmpty()) {
-      return Optional.of(whose + " new non-nullable field has no data in the rows " + otherName
-          + " adds (it cannot know the field), which would leave the field unbacked in those fragments");
+      return Optional.of(new Collision.Nullability(java.util.OptionalInt.empty(),
+          whose + " new non-nullable field has no data in the rows " + otherName
+          + " adds (it cannot know the field), which would leave the field unbacked in those fragments"));
     }
     for (int field : tightening.madeNonNullable) {
       for (Set<Integer> backed : other.addedFragments) {
         if (!backed.contains(field)) {
-          return Optional.of(whose + " change makes field " + field + " non-nullable, and " + otherName
-              + " adds rows with no data for it (they would read as null)");
+          return Optional.of(new Collision.Nullability(java.util.OptionalInt.of(field), whose
+              + " change makes field " + field + " non-nullable, and " + otherName
+              + " adds rows with no data for it (they would read as null)"));
         }
       }
       for (Map.Entry<Long, Set<Integer>> e : other.unbacked.entrySet()) {
         if (e.getValue().contains(field)) {
-          return Optional.of(whose + " change makes field " + field + " non-nullable, and " + otherName
+          return Optional.of(new Collision.Nullability(java.util.OptionalInt.of(field), whose
+              + " change makes field " + field + " non-nullable, and " + otherName
               + " removes its data from fragment " + Long.toUnsignedString(e.getKey())
-              + " without writing new data (the rows would read as null)");
+              + " without writing new data (the rows would read as null)"));
         }
       }
     }

@@ -8,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * What a composite operation touches, for conflict detection (v2-semantics §4.3, the Gen-C model
@@ -27,8 +26,8 @@ import org.roaringbitmap.RoaringBitmap;
  * @param insertsRows whether the set adds data-change fragments (matters to key assertions)
  * @param keyAssertions uniqueness assertions, in action order
  * @param indexClaims index claims, in action order
- * @param relocatedRows per committed fragment, the rows the set moves out of it (RelocateRows)
- * @param overlaidRows per committed fragment, the rows the set overlays with new values
+ * @param cells which rows and cells of committed fragments the set deletes, moves, overlays,
+ *     rewrites in place or read and copied
  * @param backing which fields the set makes non-nullable and which it leaves without data
  */
 public record Footprint(
@@ -39,8 +38,7 @@ public record Footprint(
     boolean insertsRows,
     List<KeyAssertion> keyAssertions,
     List<IndexClaim> indexClaims,
-    Map<Long, RoaringBitmap> relocatedRows,
-    Map<Long, RoaringBitmap> overlaidRows,
+    CellFootprint cells,
     FieldBacking backing) {
 
   public Footprint {
@@ -49,16 +47,8 @@ public record Footprint(
     requiredFragments = Collections.unmodifiableSet(new LinkedHashSet<>(requiredFragments));
     keyAssertions = List.copyOf(keyAssertions);
     indexClaims = List.copyOf(indexClaims);
-    relocatedRows = frozenCopy(relocatedRows);
-    overlaidRows = frozenCopy(overlaidRows);
+    java.util.Objects.requireNonNull(cells, "cells");
     java.util.Objects.requireNonNull(backing, "backing");
-  }
-
-  /** Bitmaps are copied in and never handed to code that could change them. */
-  private static Map<Long, RoaringBitmap> frozenCopy(Map<Long, RoaringBitmap> rows) {
-    Map<Long, RoaringBitmap> copy = new LinkedHashMap<>();
-    rows.forEach((f, r) -> copy.put(f, r.clone()));
-    return Collections.unmodifiableMap(copy);
   }
 
   /** Folds every action's footprint, in application order. */

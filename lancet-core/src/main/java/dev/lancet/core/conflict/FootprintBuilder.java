@@ -3,6 +3,7 @@ package dev.lancet.core.conflict;
 import dev.lancet.core.action.KeyExistenceFilter;
 import dev.lancet.core.action.Ref;
 import dev.lancet.core.action.UpdateMap;
+import dev.lancet.format.model.DataOverlayFile;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -27,8 +28,7 @@ public final class FootprintBuilder {
   private boolean insertsRows;
   private final List<KeyAssertion> keyAssertions = new ArrayList<>();
   private final List<IndexClaim> indexClaims = new ArrayList<>();
-  private final Map<Long, RoaringBitmap> relocatedRows = new LinkedHashMap<>();
-  private final Map<Long, RoaringBitmap> overlaidRows = new LinkedHashMap<>();
+  private final CellFootprint.Builder cells = new CellFootprint.Builder();
   private final FieldBacking.Builder backing = new FieldBacking.Builder();
 
   public FootprintBuilder() {}
@@ -131,6 +131,73 @@ public final class FootprintBuilder {
     return this;
   }
 
+  // ---- rows and cells ------------------------------------------------------------------------
+
+  /**
+   * Replaces committed {@code fragment}'s deletion file with a new one: FragmentDeletions with
+   * mode WRITES_ROWS, a full write decided row by row against another set that does the same
+   * (docs/decisions/0016). A clear (no file) in the same set makes it a plain write.
+   */
+  public FootprintBuilder deleteRows(long fragment) {
+    return claim(new Coordinate.FragmentDeletions(fragment), Mode.WRITES_ROWS);
+  }
+
+  /** Moves {@code rows} (physical offsets) out of committed {@code fragment} (RelocateRows). */
+  public FootprintBuilder relocate(long fragment, RoaringBitmap rows) {
+    cells.relocate(fragment, rows);
+    return this;
+  }
+
+  /**
+   * Overlays new values on cells of {@code fragment} (AddOverlays, a legacy DataOverlay): a
+   * partial write of every overlaid field, and the overlaid offsets per field; nothing for a
+   * minted fragment.
+   */
+  public FootprintBuilder overlay(Ref fragment, DataOverlayFile overlay) {
+    for (int field : overlay.dataFile().fields()) {
+      writePart(fragment, field);
+    }
+    if (fragment instanceof Ref.Committed f) {
+      overlay.coveredOffsetsByField().forEach((field, rows) -> cells.overlay(f.id(), field, rows));
+    }
+    return this;
+  }
+
+  /**
+   * Changes the values of {@code fields} in place for every row of {@code fragment} (a
+   * data-changing TombstoneFieldData or AddDataFile): a field the set mints counts as new data
+   * for the fragment's rows. Nothing for a minted fragment.
+   */
+  public FootprintBuilder rewriteCells(Ref fragment, List<Ref> fields) {
+    if (fragment instanceof Ref.Committed frag) {
+      for (Ref f : fields) {
+        OptionalInt id = fieldId(f);
+        if (id.isPresent()) {
+          cells.rewrite(frag.id(), id.getAsInt());
+        } else if (f instanceof Ref.Local) {
+          cells.newFieldData(frag.id());
+        }
+      }
+    }
+    return this;
+  }
+
+  /**
+   * The set read the cells of {@code fields} at {@code rows} of {@code fragment} and copied them
+   * into what it writes (AssertCellsUnchanged): the fragment is required, each committed field's
+   * definition required, and the cells recorded. Minted fragments and fields record nothing.
+   */
+  public FootprintBuilder readCells(Ref fragment, List<Ref> fields, RoaringBitmap rows) {
+    if (fragment instanceof Ref.Committed frag) {
+      requiredFragments.add(frag.id());
+      for (Ref f : fields) {
+        requireFieldDefinition(f);
+        fieldId(f).ifPresent(id -> cells.read(frag.id(), id, rows));
+      }
+    }
+    return this;
+  }
+
   // ---- maps, exclusivity, inserts -----------------------------------------------------------
 
   /** A replacement claims the whole map; a merge writes each key it names (sets and deletes). */
@@ -152,18 +219,6 @@ public final class FootprintBuilder {
   }
 
   /** The set adds rows (a data-change fragment). */
-  /** Moves {@code rows} (physical offsets) out of committed {@code fragment} (RelocateRows). */
-  public FootprintBuilder relocate(long fragment, RoaringBitmap rows) {
-    relocatedRows.computeIfAbsent(fragment, f -> new RoaringBitmap()).or(rows);
-    return this;
-  }
-
-  /** Overlays new values on {@code rows} (physical offsets) of {@code fragment}; nothing for a minted one. */
-  public FootprintBuilder overlayRows(Ref fragment, RoaringBitmap rows) {
-    fragment.committedId().ifPresent(f -> overlaidRows.computeIfAbsent(f, x -> new RoaringBitmap()).or(rows));
-    return this;
-  }
-
   public FootprintBuilder insertRows() {
     insertsRows = true;
     return this;
@@ -261,7 +316,7 @@ public final class FootprintBuilder {
 
   public Footprint build() {
     return new Footprint(claims, regions, requiredFragments, exclusive, insertsRows,
-        keyAssertions, indexClaims, relocatedRows, overlaidRows, backing.build());
+        keyAssertions, indexClaims, cells.build(), backing.build());
   }
 
   private static Optional<Long> committedFragment(Ref fragment) {

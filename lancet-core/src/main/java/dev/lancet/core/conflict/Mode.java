@@ -9,6 +9,12 @@ public enum Mode {
   REQUIRES,
   /** Changes some of its cells without replacing the rest (data overlays). */
   PARTIAL_WRITE,
+  /**
+   * Replaces a fragment's deletion file with a new one whose added rows can be derived (a
+   * row-level delete): a full write, except that two of them on one fragment are decided row
+   * by row (docs/decisions/0016).
+   */
+  WRITES_ROWS,
   /** Replaces it. */
   WRITES;
 
@@ -24,10 +30,19 @@ public enum Mode {
    * or a requirement collides only with a committed full write.
    */
   public static boolean pairConflicts(Mode committing, Mode committed) {
-    if (committing == WRITES) {
+    if (committing.writesAll()) {
       return committed != REQUIRES;
     }
-    return committed == WRITES;
+    return committed.writesAll();
+  }
+
+  /** Whether two claims on one coordinate are decided row by row rather than colliding. */
+  static boolean rowByRow(Mode committing, Mode committed) {
+    return committing == WRITES_ROWS && committed == WRITES_ROWS;
+  }
+
+  private boolean writesAll() {
+    return this == WRITES || this == WRITES_ROWS;
   }
 
   String verb() {
@@ -36,6 +51,8 @@ public enum Mode {
         return "requires";
       case PARTIAL_WRITE:
         return "partially writes";
+      case WRITES_ROWS:
+        return "deletes rows of";
       default:
         return "writes";
     }

@@ -69,6 +69,24 @@ public final class KeyFilters {
         "an exact key set cannot be compared with a Bloom filter");
   }
 
+  /**
+   * The key hashes two exact sets share, in {@code a}'s order (each once); empty when either
+   * filter is a Bloom filter, which cannot name its keys.
+   */
+  public static java.util.List<Long> sharedKeyHashes(KeyExistenceFilter a, KeyExistenceFilter b) {
+    if (!(a instanceof KeyExistenceFilter.Exact ea) || !(b instanceof KeyExistenceFilter.Exact eb)) {
+      return java.util.List.of();
+    }
+    Set<Long> theirs = new HashSet<>(eb.keyHashes());
+    Set<Long> shared = new java.util.LinkedHashSet<>();
+    for (Long h : ea.keyHashes()) {
+      if (theirs.contains(h)) {
+        shared.add(h);
+      }
+    }
+    return java.util.List.copyOf(shared);
+  }
+
   private static Intersection intersectBlooms(KeyExistenceFilter.Bloom a, KeyExistenceFilter.Bloom b) {
     if (!sameParameters(a, b)) {
       return new Intersection(Verdict.INCOMPATIBLE,

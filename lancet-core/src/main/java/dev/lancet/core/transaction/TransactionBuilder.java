@@ -166,7 +166,7 @@ public final class TransactionBuilder {
   /** Publishes the operation as the next version, rebasing over concurrent commits. */
   public CommitResult commit() {
     return new CommitLoop(store, location, policy, checks, observer).commit(
-        new dev.lancet.core.commit.CompositeCommit(operation(), toTransaction()), freshRead);
+        new dev.lancet.core.commit.CompositeCommit(store, operation(), toTransaction()), freshRead);
   }
 
   private Snapshot latest() {

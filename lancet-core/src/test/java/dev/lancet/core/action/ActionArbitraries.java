@@ -113,6 +113,10 @@ final class ActionArbitraries {
         Combinators.combine(Arbitraries.longs().between(0, 99),
             Arbitraries.integers().between(0, 100_000).set().ofMinSize(1).ofMaxSize(20))
             .as((f, rows) -> new RelocateRows(f,
+                org.roaringbitmap.RoaringBitmap.bitmapOf(rows.stream().mapToInt(Integer::intValue).toArray()))),
+        Combinators.combine(refs(), refs().list().ofMaxSize(3),
+            Arbitraries.integers().between(0, 100_000).set().ofMinSize(1).ofMaxSize(20))
+            .as((f, fields, rows) -> new AssertCellsUnchanged(f, fields,
                 org.roaringbitmap.RoaringBitmap.bitmapOf(rows.stream().mapToInt(Integer::intValue).toArray()))));
   }
 

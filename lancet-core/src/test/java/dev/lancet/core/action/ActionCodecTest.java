@@ -28,8 +28,8 @@ class ActionCodecTest {
   @Test
   void everyActionKindHasAnEncoding() {
     // One sample per permitted subtype: a new action without an encoding fails here.
-    assertThat(Action.class.getPermittedSubclasses()).hasSize(21);
-    assertThat(ActionProtos.Action.ActionCase.values()).hasSize(22);
+    assertThat(Action.class.getPermittedSubclasses()).hasSize(22);
+    assertThat(ActionProtos.Action.ActionCase.values()).hasSize(23);
   }
 
   @Test

@@ -66,6 +66,15 @@ class RelocateRowsTest {
   }
 
   @Test
+  void aFragmentMintedForALocalTokenCannotBeNamedByAGuessedId() {
+    ApplyException e = applyError(() -> apply(backedManifest(), AddFragment.local(0, 10),
+        new RelocateRows(1, RoaringBitmap.bitmapOf(1)), new RemoveFragment(Ref.local(0), true)));
+
+    assertThat(e.where()).isEqualTo(where(2, "RelocateRows"));
+    assertThat(e).hasMessageContaining("minted that fragment for Local(0)");
+  }
+
+  @Test
   void anEmptyMoveAndAnUnknownFragmentAreRejected() {
     assertThat(applyError(() -> apply(backedManifest(), deleteRows(0, 1), new RelocateRows(0, new RoaringBitmap()))))
         .hasMessageContaining("names no rows");

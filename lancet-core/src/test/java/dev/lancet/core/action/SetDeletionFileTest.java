@@ -1,6 +1,7 @@
 package dev.lancet.core.action;
 
 import static dev.lancet.core.apply.ApplyFixtures.addFragment;
+import static dev.lancet.core.apply.ApplyFixtures.addFragmentAt;
 import static dev.lancet.core.apply.ApplyFixtures.apply;
 import static dev.lancet.core.apply.ApplyFixtures.applyWithIndices;
 import static dev.lancet.core.apply.ApplyFixtures.backedManifest;
@@ -20,6 +21,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class SetDeletionFileTest {
+
 
   private static final DeletionFile THREE_DELETED =
       new DeletionFile(DeletionFile.Kind.BITMAP, 5, 11, 3);
@@ -72,10 +74,24 @@ class SetDeletionFileTest {
   }
 
   @Test
-  void a_fragment_minted_earlier_in_the_operation_can_take_deletions() {
-    Manifest next = apply(backedManifest(), addFragment(0, 10), set(1, THREE_DELETED));
+  void a_fragment_minted_for_a_local_token_cannot_be_named_by_a_guessed_id() {
+    // Fragment 1 is what Local(0) mints now; after a rebase over a concurrent append it would be
+    // the other writer's fragment, and the deletion file would land there.
+    ApplyException e = failure(backedManifest(), addFragment(0, 10), set(1, THREE_DELETED));
 
-    assertThat(fragment(next, 1).deletionFile()).contains(THREE_DELETED);
+    assertThat(e.problem()).contains("SetDeletionFile names fragment 1 by id")
+        .contains("minted that fragment for Local(0)").contains("ReserveFragmentIds");
+    assertThat(e.where()).contains("action 2 (SetDeletionFile)");
+  }
+
+  @Test
+  void a_fragment_added_earlier_in_the_operation_under_a_reserved_id_can_take_deletions() {
+    Manifest reserved = apply(backedManifest(), new ReserveFragmentIds(2));
+
+    Manifest next = apply(reserved, addFragmentAt(2, 10), set(2, THREE_DELETED));
+
+    assertThat(fragment(next, 2).deletionFile()).contains(THREE_DELETED);
+    assertThat(fragment(next, 2).liveRows()).isEqualTo(7);
   }
 
   @Test

@@ -7,7 +7,7 @@ import com.google.protobuf.UnknownFieldSet;
 import dev.lancet.core.Table;
 import dev.lancet.core.TestDataFiles;
 import dev.lancet.core.action.Ref;
-import dev.lancet.core.conflict.legacy.StoreDeletionVectors;
+import dev.lancet.core.conflict.deletions.StoreDeletionVectors;
 import dev.lancet.core.operation.Append;
 import dev.lancet.core.operation.CreateIndex;
 import dev.lancet.core.operation.Delete;

@@ -147,20 +147,41 @@ class FootprintTest {
   void collisionsSayWhatCollided() {
     ConflictResult r = Conflicts.check(fp(tombstone(0, 1)), fp(remove(0)));
 
+    // The field data inside the removed fragment, and the fragment the rewrite needs.
     assertThat(r.collisions()).extracting(Collision::kind)
-        .containsExactlyInAnyOrder(Collision.Kind.REGION, Collision.Kind.REQUIRED_FRAGMENT);
+        .containsExactly(Collision.Kind.FRAGMENT, Collision.Kind.FRAGMENT);
+    assertThat(r.collisions()).allSatisfy(c -> assertThat(((Collision.Fragment) c).fragment()).isZero());
     assertThat(r.describe()).contains("data of field 1 in fragment 0").contains("fragment 0");
 
     ConflictResult reset = Conflicts.check(fp(newFragment(0)), fp(reset()));
-    assertThat(reset.collisions()).extracting(Collision::kind).containsExactly(Collision.Kind.EXCLUSIVE);
+    assertThat(reset.collisions()).extracting(Collision::kind).containsExactly(Collision.Kind.WHOLE_TABLE);
 
-    ConflictResult keys = Conflicts.check(fp((Object) keyedInsert(exact(2L))), fp((Object) keyedInsert(exact(2L))));
-    assertThat(keys.collisions()).extracting(Collision::kind).contains(Collision.Kind.KEY_ASSERTION);
+    ConflictResult keys = Conflicts.check(fp((Object) keyedInsert(exact(2L, 3L))), fp((Object) keyedInsert(exact(4L, 2L))));
+    assertThat(keys.collisions()).hasSize(2).allSatisfy(c -> {
+      Collision.KeyAssertion k = (Collision.KeyAssertion) c;
+      assertThat(k.keyFields()).containsExactly(c(0));
+      assertThat(k.sharedKeyHashes()).containsExactly(2L);
+    });
     assertThat(keys.describe()).contains("hash 2");
 
     ConflictResult index = Conflicts.check(fp(build(1, BY_A, committed(0), 7)), fp(build(2, BY_A, committed(0), 7)));
-    assertThat(index.collisions()).extracting(Collision::kind).containsExactly(Collision.Kind.INDEX_CLAIM);
+    assertThat(index.collisions()).singleElement().isInstanceOfSatisfying(Collision.Index.class,
+        i -> assertThat(i.name()).contains(BY_A));
     assertThat(index.describe()).contains("by_a").contains("[7]");
+
+    ConflictResult field = Conflicts.check(fp(tombstone(0, 1)), fp(rewrite(0, 1)));
+    assertThat(field.collisions()).singleElement().isInstanceOfSatisfying(Collision.FieldData.class, d -> {
+      assertThat(d.fragment()).isZero();
+      assertThat(d.field()).isEqualTo(1);
+    });
+    ConflictResult schema = Conflicts.check(fp(rename(1, "x")), fp(nullable(1)));
+    assertThat(schema.collisions()).singleElement().isInstanceOfSatisfying(Collision.Schema.class,
+        s -> assertThat(s.field()).hasValue(1));
+    ConflictResult config = Conflicts.check(fp(setConfig("k")), fp(setConfig("k")));
+    assertThat(config.collisions()).singleElement().isInstanceOfSatisfying(Collision.Config.class, c -> {
+      assertThat(c.map()).isEqualTo(ConfigMap.CONFIG);
+      assertThat(c.key()).contains("k");
+    });
 
     assertThat(Conflicts.check(fp(deletion(0)), fp(deletion(1))).describe()).isEqualTo("no conflict");
   }

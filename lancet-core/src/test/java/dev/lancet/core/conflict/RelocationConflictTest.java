@@ -84,8 +84,8 @@ class RelocationConflictTest {
     Footprint compaction = fp(new dev.lancet.core.action.RemoveFragment(c(0), false), compactedFragment(0));
 
     assertThat(check(fp(overlay(0, 0)), compaction).collisions())
-        .extracting(Collision::kind).containsOnly(Collision.Kind.REGION);
+        .extracting(Collision::kind).containsOnly(Collision.Kind.FRAGMENT);
     assertThat(check(compaction, fp(overlay(0, 0))).collisions())
-        .extracting(Collision::kind).containsOnly(Collision.Kind.REGION);
+        .extracting(Collision::kind).containsOnly(Collision.Kind.FRAGMENT);
   }
 }

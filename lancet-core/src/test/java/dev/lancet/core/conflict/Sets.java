@@ -124,8 +124,34 @@ final class Sets {
     return new TombstoneFieldData(c(fragment), committed(fields), true);
   }
 
+  /** A SetDeletionFile that clears the fragment's deletions (no file). */
   static SetDeletionFile deletion(long fragment) {
     return new SetDeletionFile(fragment, Optional.empty(), true);
+  }
+
+  /** A SetDeletionFile with a new deletion file: a row-level delete. */
+  static SetDeletionFile deleteRows(long fragment) {
+    return new SetDeletionFile(fragment, Optional.of(new dev.lancet.format.model.DeletionFile(
+        dev.lancet.format.model.DeletionFile.Kind.BITMAP, 1, 7, 2)), true);
+  }
+
+  /** A data-changing rewrite of committed {@code field} in committed {@code fragment}. */
+  static Action[] columnRewrite(long fragment, long field) {
+    return new Action[] {tombstone(fragment, field), rewrite(fragment, field)};
+  }
+
+  /** A re-encode of committed {@code field} in committed {@code fragment} (values unchanged). */
+  static Action[] reencode(long fragment, long field) {
+    return new Action[] {new TombstoneFieldData(c(fragment), committed(field), false),
+        new AddDataFile(c(fragment), file(List.of()), committed(field), false)};
+  }
+
+  /** An overlay of committed {@code field} on {@code rows} of committed {@code fragment}. */
+  static AddOverlays overlayRows(long fragment, int field, int... rows) {
+    DataOverlayFile o = new DataOverlayFile(file(List.of(field)),
+        new DataOverlayFile.SharedCoverage(ByteString.copyFrom(dev.lancet.format.deletion.PortableRoaring.write(
+            org.roaringbitmap.RoaringBitmap.bitmapOf(rows)))), 0, UnknownFieldSet.getDefaultInstance());
+    return new AddOverlays(c(fragment), List.of(o), true);
   }
 
   static RemoveFragment remove(long fragment) {

@@ -51,6 +51,38 @@ public record DataOverlayFile(
     return all;
   }
 
+  /**
+   * The offsets the overlay covers per field of its data file, in file order (a tombstoned
+   * slot is left out; a shared bitmap covers every field). A malformed bitmap, or a per-field
+   * list whose length differs from the file's field count, is a FormatException.
+   */
+  public java.util.Map<Integer, RoaringBitmap> coveredOffsetsByField() {
+    String where = "coverage of overlay " + dataFile.path();
+    java.util.Map<Integer, RoaringBitmap> out = new java.util.LinkedHashMap<>();
+    List<Integer> fields = dataFile.fields();
+    if (coverage instanceof SharedCoverage s) {
+      RoaringBitmap shared = PortableRoaring.read(s.offsetBitmap().toByteArray(), where);
+      for (int field : fields) {
+        if (field >= 0) {
+          out.computeIfAbsent(field, f -> new RoaringBitmap()).or(shared);
+        }
+      }
+      return out;
+    }
+    List<ByteString> bitmaps = ((PerFieldCoverage) coverage).offsetBitmaps();
+    if (bitmaps.size() != fields.size()) {
+      throw new dev.lancet.format.FormatException(where, "it lists " + bitmaps.size()
+          + " bitmaps for " + fields.size() + " fields; it needs one per field");
+    }
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i) >= 0) {
+        out.computeIfAbsent(fields.get(i), f -> new RoaringBitmap())
+            .or(PortableRoaring.read(bitmaps.get(i).toByteArray(), where));
+      }
+    }
+    return out;
+  }
+
   public DataOverlayFile withCommittedVersion(long version) {
     return new DataOverlayFile(dataFile, coverage, version, unknownFields);
   }

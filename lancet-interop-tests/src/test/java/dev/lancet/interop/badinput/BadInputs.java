@@ -529,7 +529,7 @@ final class BadInputs {
     writeDeletion(table, 0, 9_000_001, DeletionVector.of(1, 2, 3));
     try (dev.lancet.core.Table t = dev.lancet.core.Table.open(table.dir.toString())) {
       Fragment f0 = t.latest().manifest().fragment(0).orElseThrow();
-      DeletionVector existing = new dev.lancet.core.conflict.legacy.StoreDeletionVectors(t.store())
+      DeletionVector existing = new dev.lancet.core.conflict.deletions.StoreDeletionVectors(t.store())
           .read(0, dev.lancet.format.codec.FragmentCodec.toProto(f0.deletionFile().orElseThrow()));
       DeletionVector theirs = existing.union(DeletionVector.of(1, 2, 3));
       writeDeletion(table, 0, 9_000_002, theirs);

@@ -324,6 +324,48 @@ class V2InteropTest {
         LanceOracle.countRows(dir, result.version()));
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"deletions", "stable-row-ids-on"})
+  void concurrentCompositeDeletesOfDisjointRowsOfOneFragmentMergeAndLanceCoreSeesBoth(String fixture)
+      throws Exception {
+    Path dir = SharedFixtures.copy(fixture, tmp);
+    LanceOracle.TableSnapshot before = LanceOracle.snapshot(dir);
+    List<RowIdentity> identities = LanceOracle.rowIdentities(dir, before.version());
+    List<Integer> live0 = liveOffsets(identities, 0);
+    DeletionVector ours = DeletionVector.of(live0.get(0), live0.get(2), live0.get(4));
+    DeletionVector theirs = DeletionVector.of(live0.get(1), live0.get(3));
+    Map<Long, DeletionFile.Kind> kinds = Map.of(0L, DeletionFile.Kind.BITMAP);
+    Map<Long, DeletionVector> existing = existingDeletionVectors(dir);
+    // Both planned on the same version; theirs lands first, ours is rebased row by row.
+    dev.lancet.core.transaction.TransactionBuilder mine = plannedDeletions(dir, Map.of(0L, ours), kinds);
+    plannedDeletions(dir, Map.of(0L, theirs), kinds).commit();
+
+    CommitResult result = mine.commit();
+
+    long v = result.version();
+    assertThat(v).isEqualTo(before.version() + 2);
+    assertThat(LanceOracle.countRows(dir, v)).isEqualTo(before.rowCount() - 5);
+    Set<Integer> gone = new HashSet<>();
+    ours.forEach(gone::add);
+    theirs.forEach(gone::add);
+    List<RowIdentity> expected = identities.stream()
+        .filter(r -> !(r.fragmentId() == 0 && gone.contains(r.offset()))).toList();
+    assertThat(LanceOracle.rowIdentities(dir, v)).isEqualTo(expected);
+    LanceOracle.TableSnapshot after = LanceOracle.snapshot(dir, v);
+    long existing0 = existing.getOrDefault(0L, DeletionVector.empty()).cardinality();
+    assertThat(after.fragment(0).numDeletedRows()).isEqualTo(existing0 + 5);
+    assertThat(existingDeletionVectors(dir).get(0L))
+        .isEqualTo(existing.getOrDefault(0L, DeletionVector.empty()).union(ours).union(theirs));
+    try (Table table = Table.open(dir.toString())) {
+      assertThat(table.latest().transaction().orElseThrow().getReadVersion()).as("rebased")
+          .isEqualTo(before.version());
+    }
+    // lance-core writes on top of the merged version.
+    long appended = lanceAppend(dir, arrowSchemaOf(dir), 2_000_000, 10);
+    assertThat(appended).isEqualTo(v + 1);
+    assertThat(LanceOracle.countRows(dir, appended)).isEqualTo(after.rowCount() + 10);
+  }
+
   // -------------------------------------------------------------------------------------------
   // 4. AlterField: rename
   // -------------------------------------------------------------------------------------------
@@ -627,6 +669,15 @@ class V2InteropTest {
   /** Commits one SetDeletionFile per fragment: the union of its existing vector and {@code newly}. */
   private static CommitResult commitDeletions(Path dir, Map<Long, DeletionVector> newly,
       Map<Long, DeletionFile.Kind> kinds) throws IOException {
+    return plannedDeletions(dir, newly, kinds).commit();
+  }
+
+  /**
+   * A composite delete of {@code newly} (on top of each fragment's current deletions) planned
+   * on the latest version, its deletion files written; commit it later to race another.
+   */
+  private static dev.lancet.core.transaction.TransactionBuilder plannedDeletions(Path dir,
+      Map<Long, DeletionVector> newly, Map<Long, DeletionFile.Kind> kinds) throws IOException {
     Map<Long, DeletionVector> existing = existingDeletionVectors(dir);
     try (Table table = Table.open(dir.toString())) {
       long readVersion = table.latest().version();
@@ -644,9 +695,8 @@ class V2InteropTest {
         store.put(DeletionFileNames.DIRECTORY + "/" + df.fileName(fragment), bytes);
         files.put(fragment, df);
       }
-      return table.newTransaction()
-          .step("delete rows", s -> files.forEach(s::setDeletionFile))
-          .commit();
+      return new dev.lancet.core.transaction.TransactionBuilder(store, dir.toString(), readVersion)
+          .step("delete rows", s -> files.forEach(s::setDeletionFile));
     }
   }
 

@@ -7,6 +7,7 @@ import dev.lancet.core.conflict.legacy.SecondPhaseObligation.MergeMemWalProgress
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation.MovedRowsAgainstOurOverlay;
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation.OurMovedRowsAgainstTheirOverlay;
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation.PruneUpdatedFieldsFromIndices;
+import dev.lancet.core.conflict.Collision;
 import dev.lancet.core.keys.KeyFilters;
 import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.pb.TableProtos;
@@ -53,17 +54,18 @@ public final class LegacyConflicts {
     Optional<LegacyKind> t = LegacyKind.of(theirs);
     if (o.isEmpty() || t.isEmpty()) {
       Transaction unknown = o.isEmpty() ? ours : theirs;
-      return LegacyVerdict.retryable("transaction " + unknown.getUuid() + " carries an operation this "
-          + "Lancet does not know (" + unknown.getOperationCase() + "), so the pair cannot be "
-          + "checked (fail closed)");
+      return LegacyVerdict.retryable(new Collision.FailClosed("transaction " + unknown.getUuid()
+          + " carries an operation this Lancet does not know (" + unknown.getOperationCase()
+          + "), so the pair cannot be checked (fail closed)"));
     }
     for (Transaction side : List.of(ours, theirs)) {
       if (side.hasUpdateMemWalState() && !side.getUpdateMemWalState().getUnknownFields().asMap().isEmpty()) {
         // Tag 2 was require_index_catchup (removed upstream, lance-format/lance#8680, and free
         // for reuse): whatever it or another unknown field says now cannot be reasoned about.
-        return LegacyVerdict.retryable("transaction " + side.getUuid() + " is an UpdateMemWalState carrying "
-            + "field(s) " + side.getUpdateMemWalState().getUnknownFields().asMap().keySet()
-            + " this Lancet does not know, so the pair cannot be checked (fail closed)");
+        return LegacyVerdict.retryable(new Collision.FailClosed("transaction " + side.getUuid()
+            + " is an UpdateMemWalState carrying field(s) "
+            + side.getUpdateMemWalState().getUnknownFields().asMap().keySet()
+            + " this Lancet does not know, so the pair cannot be checked (fail closed)"));
       }
     }
     Pair p = new Pair(ours, theirs, o.get(), t.get());
@@ -123,13 +125,19 @@ public final class LegacyConflicts {
     Optional<dev.lancet.core.conflict.Footprint> other = LegacyFootprints.of(p.theirs);
     if (mine.isEmpty() || other.isEmpty()) {
       LegacyKind missing = mine.isEmpty() ? p.o : p.t;
-      return p.retry("the " + missing.operationName() + " has no faithful footprint ("
-          + LegacyFootprints.whyNot(mine.isEmpty() ? p.ours : p.theirs)
-          + "), so it cannot be compared with a composite operation (fail closed)");
+      return LegacyVerdict.retryable(new Collision.FailClosed(p.prefix() + "the " + missing.operationName()
+          + " has no faithful footprint (" + LegacyFootprints.whyNot(mine.isEmpty() ? p.ours : p.theirs)
+          + "), so it cannot be compared with a composite operation (fail closed); retry against the newer version"));
     }
     dev.lancet.core.conflict.ConflictResult r = mine.get().checkAgainst(other.get());
     if (r.conflicts()) {
-      return p.retry("their footprints collide: " + r.describe());
+      return LegacyVerdict.retryable(p.prefix() + "their footprints collide: " + r.describe()
+          + "; retry against the newer version", r.collisions());
+    }
+    if (!r.rowChecks().isEmpty()) {
+      // Both delete rows of these fragments: decided row by row on the deletion files (0016).
+      return p.ok("both delete rows of fragments " + LegacyOps.ids(r.rowChecks())
+          + "; their deleted rows must not intersect", List.of(new IntersectDeletions(r.rowChecks())));
     }
     return p.ok("their footprints do not collide");
   }
@@ -416,7 +424,7 @@ public final class LegacyConflicts {
       case DELETE: {
         Set<Long> removed = LegacyOps.intersection(LegacyOps.replacedIds(p.ours), LegacyOps.removedIds(p.theirs));
         if (!removed.isEmpty()) {
-          return p.inc("target fragments " + LegacyOps.ids(removed) + " were removed by the committed Delete");
+          return p.inc(removed, "target fragments " + LegacyOps.ids(removed) + " were removed by the committed Delete");
         }
         return p.ok("a Delete only tombstones rows, which keeps the replacement aligned");
       }
@@ -427,18 +435,18 @@ public final class LegacyConflicts {
         for (Transaction.DataReplacementGroup g : mine) {
           long frag = g.getFragmentId();
           if (removed.contains(frag)) {
-            return p.inc("target fragment " + Long.toUnsignedString(frag) + " was removed by the committed Update");
+            return p.inc(Set.of(frag), "target fragment " + Long.toUnsignedString(frag) + " was removed by the committed Update");
           }
           if (!updated.contains(frag)) {
             continue;
           }
           if (LegacyOps.movesRows(u)) {
-            return p.retry("the committed Update moved rows out of fragment " + Long.toUnsignedString(frag)
+            return p.retry(Set.of(frag), "the committed Update moved rows out of fragment " + Long.toUnsignedString(frag)
                 + ", which the replacement file does not cover");
           }
           for (int field : g.getNewFile().getFieldsList()) {
             if (field >= 0 && u.getFieldsModifiedList().contains(field)) {
-              return p.retry("field " + field + " of fragment " + Long.toUnsignedString(frag)
+              return p.retry(Set.of(frag), "field " + field + " of fragment " + Long.toUnsignedString(frag)
                   + " was rewritten by the committed Update");
             }
           }
@@ -467,7 +475,7 @@ public final class LegacyConflicts {
             }
             for (int field : g.getNewFile().getFieldsList()) {
               if (other.getNewFile().getFieldsList().contains(field)) {
-                return p.retry("both replace field " + field + " in fragment " + Long.toUnsignedString(g.getFragmentId()));
+                return p.retry(Set.of(g.getFragmentId()), "both replace field " + field + " in fragment " + Long.toUnsignedString(g.getFragmentId()));
               }
             }
           }
@@ -500,7 +508,7 @@ public final class LegacyConflicts {
       case UPDATE: {
         Set<Long> removed = LegacyOps.intersection(ours, LegacyOps.removedIds(p.theirs));
         if (!removed.isEmpty()) {
-          return p.retry("fragments " + LegacyOps.ids(removed) + " are overlaid here and were removed by the committed Update");
+          return p.retry(removed, "fragments " + LegacyOps.ids(removed) + " are overlaid here and were removed by the committed Update");
         }
         if (LegacyOps.movesRows(p.theirs.getUpdate())) {
           Set<Long> moved = LegacyOps.intersection(ours, LegacyOps.updatedIds(p.theirs));
@@ -634,7 +642,7 @@ public final class LegacyConflicts {
         }
         for (int field : LegacyOps.overlaidFields(g)) {
           if (mine.getFieldsModifiedList().contains(field)) {
-            return p.retry("field " + field + " of fragment " + Long.toUnsignedString(g.getFragmentId())
+            return p.retry(Set.of(g.getFragmentId()), "field " + field + " of fragment " + Long.toUnsignedString(g.getFragmentId())
                 + " is rewritten here from a snapshot without the committed overlay");
           }
         }
@@ -652,12 +660,12 @@ public final class LegacyConflicts {
         continue;
       }
       if (removed.contains(frag)) {
-        return p.retry("fragment " + Long.toUnsignedString(frag) + " is overlaid by the committed transaction "
+        return p.retry(Set.of(frag), "fragment " + Long.toUnsignedString(frag) + " is overlaid by the committed transaction "
             + "and every row of it moves here, computed without the overlay");
       }
       Optional<DeletionVector> coverage = LegacyOps.overlayCoverage(g);
       if (coverage.isEmpty()) {
-        return p.retry("the committed overlay of fragment " + Long.toUnsignedString(frag)
+        return p.retry(Set.of(frag), "the committed overlay of fragment " + Long.toUnsignedString(frag)
             + " states no readable coverage, so the rows moved here may lose its values");
       }
       checks.add(new OurMovedRowsAgainstTheirOverlay(frag, coverage.get()));
@@ -774,7 +782,7 @@ public final class LegacyConflicts {
   private static LegacyVerdict overlapRetry(Pair p, Set<Long> ours, Set<Long> theirs, String how) {
     Set<Long> shared = LegacyOps.intersection(ours, theirs);
     if (!shared.isEmpty()) {
-      return p.retry("fragments " + LegacyOps.ids(shared) + " are " + how);
+      return p.retry(shared, "fragments " + LegacyOps.ids(shared) + " are " + how);
     }
     return p.ok("they touch different fragments");
   }
@@ -796,17 +804,17 @@ public final class LegacyConflicts {
       return p.ok("they change different fragments");
     }
     if (ourUpdated.isEmpty()) {
-      return p.retry("this " + p.o.operationName() + " removes whole fragments " + LegacyOps.ids(shared)
+      return p.retry(shared, "this " + p.o.operationName() + " removes whole fragments " + LegacyOps.ids(shared)
           + " that the committed transaction also changed, and records no rows to merge");
     }
     Set<Long> removedByThem = LegacyOps.intersection(ours, theirRemoved);
     if (!removedByThem.isEmpty()) {
-      return p.retry("fragments " + LegacyOps.ids(removedByThem) + " are changed here and were removed by the committed "
+      return p.retry(removedByThem, "fragments " + LegacyOps.ids(removedByThem) + " are changed here and were removed by the committed "
           + p.t.operationName());
     }
     Set<Long> removedByUs = LegacyOps.intersection(ourRemoved, theirUpdated);
     if (!removedByUs.isEmpty()) {
-      return p.retry("fragments " + LegacyOps.ids(removedByUs) + " are removed here and were changed by the committed "
+      return p.retry(removedByUs, "fragments " + LegacyOps.ids(removedByUs) + " are removed here and were changed by the committed "
           + p.t.operationName());
     }
     Set<Long> both = LegacyOps.intersection(ourUpdated, theirUpdated);
@@ -854,11 +862,22 @@ public final class LegacyConflicts {
     }
 
     LegacyVerdict retry(String why) {
-      return LegacyVerdict.retryable(prefix() + why + "; retry against the newer version");
+      return retry(Set.of(), why);
+    }
+
+    /** A retryable verdict of the legacy matrix, naming the {@code fragments} it is about. */
+    LegacyVerdict retry(Set<Long> fragments, String why) {
+      return LegacyVerdict.retryable(new Collision.LegacyRule(o.operationName(), t.operationName(),
+          List.copyOf(new TreeSet<>(fragments)), prefix() + why + "; retry against the newer version"));
     }
 
     LegacyVerdict inc(String why) {
-      return LegacyVerdict.incompatible(prefix() + why + "; no retry can succeed, rebuild the transaction");
+      return inc(Set.of(), why);
+    }
+
+    LegacyVerdict inc(Set<Long> fragments, String why) {
+      return LegacyVerdict.incompatible(new Collision.LegacyRule(o.operationName(), t.operationName(),
+          List.copyOf(new TreeSet<>(fragments)), prefix() + why + "; no retry can succeed, rebuild the transaction"));
     }
   }
 }

@@ -8,6 +8,7 @@ import dev.lancet.core.conflict.FootprintBuilder;
 import dev.lancet.core.conflict.IndexClaim;
 import dev.lancet.core.conflict.Mode;
 import dev.lancet.core.conflict.Region;
+import dev.lancet.format.codec.FragmentCodec;
 import dev.lancet.format.codec.IndexCodec;
 import dev.lancet.format.pb.TableProtos;
 import dev.lancet.format.pb.TransactionProtos.Transaction;
@@ -32,8 +33,8 @@ import org.roaringbitmap.RoaringBitmap;
  * <ul>
  *   <li>Append: inserts rows (minted fragments only), each fragment backing the fields its
  *       files hold.</li>
- *   <li>Delete: a deletion-file write (and the fragment required) per updated fragment; a
- *       removal per deleted fragment.</li>
+ *   <li>Delete: a row-level delete (as SetDeletionFile with a file; the fragment required) per
+ *       updated fragment; a removal per deleted fragment.</li>
  *   <li>Update (REWRITE_ROWS only): a whole-fragment write per updated fragment and a removal
  *       per removed one, plus inserted rows, the key assertion its
  *       inserted-key filter makes, and a MemWAL claim when it records compaction progress.
@@ -42,10 +43,11 @@ import org.roaringbitmap.RoaringBitmap;
  *       its id to the apply (an explicit id could collide with an id a composite mints).</li>
  *   <li>CreateIndex: a segment write per removed segment and an index claim per new one, as
  *       RemoveIndexSegment and AddIndexSegment.</li>
- *   <li>DataOverlay: partial field writes, as AddOverlays (overlays are appended, never
- *       replaced).</li>
- *   <li>DataReplacement: field-data writes in the named fragments, as TombstoneFieldData +
- *       AddDataFile; not when a replaced file names an uncommitted (negative) field.</li>
+ *   <li>DataOverlay: partial field writes and the overlaid cells per field, as AddOverlays
+ *       (overlays are appended, never replaced); not when a coverage bitmap is unreadable.</li>
+ *   <li>DataReplacement: field-data writes in the named fragments that change the values in
+ *       place, as a data-changing TombstoneFieldData + AddDataFile; not when a replaced file
+ *       names an uncommitted (negative) field.</li>
  *   <li>UpdateMemWalState: a MemWAL index claim, as UpdateCompactedSsTables; not when it
  *       carries a field this build does not know (such as tag 2, the removed
  *       require_index_catchup).</li>
@@ -83,7 +85,12 @@ public final class LegacyFootprints {
         return Lowering.of(fp.insertRows());
       case DELETE:
         for (long id : LegacyOps.updatedIds(t)) {
-          fp.write(new Coordinate.FragmentDeletions(id));
+          // Lancet's apply takes only the new deletion file: a row-level delete, as SetDeletionFile.
+          if (LegacyOps.updatedFragment(t, id).map(TableProtos.DataFragment::hasDeletionFile).orElse(false)) {
+            fp.deleteRows(id);
+          } else {
+            fp.write(new Coordinate.FragmentDeletions(id));
+          }
           fp.requireFragment(Ref.committed(id));
         }
         for (long id : LegacyOps.removedIds(t)) {
@@ -146,8 +153,11 @@ public final class LegacyFootprints {
       case DATA_OVERLAY:
         for (Transaction.DataOverlayGroup g : t.getDataOverlay().getGroupsList()) {
           for (TableProtos.DataOverlayFile o : g.getOverlaysList()) {
-            for (int field : o.getDataFile().getFieldsList()) {
-              fp.writePart(Ref.committed(g.getFragmentId()), field);
+            try {
+              fp.overlay(Ref.committed(g.getFragmentId()), FragmentCodec.fromProto(o, g.getFragmentId()));
+            } catch (RuntimeException e) {
+              return Lowering.none("the overlay of fragment " + Long.toUnsignedString(g.getFragmentId())
+                  + " states no readable coverage (" + e.getMessage() + ")");
             }
           }
         }
@@ -163,6 +173,7 @@ public final class LegacyFootprints {
             fields.add(Ref.committed(field));
           }
           fp.writeFieldData(Ref.committed(g.getFragmentId()), fields);
+          fp.rewriteCells(Ref.committed(g.getFragmentId()), fields);
         }
         return Lowering.of(fp);
       case UPDATE_MEM_WAL_STATE:

@@ -1,7 +1,8 @@
 package dev.lancet.core.conflict.legacy;
 
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation.IntersectDeletions;
-import dev.lancet.format.deletion.DeletionVector;
+import dev.lancet.core.conflict.deletions.DeletionMerge;
+import dev.lancet.core.conflict.deletions.DeletionVectors;
 import dev.lancet.format.pb.TableProtos;
 import dev.lancet.format.pb.TransactionProtos.Transaction;
 import java.io.IOException;
@@ -58,13 +59,12 @@ public final class LegacyRebase {
         continue;
       }
       TableProtos.DataFragment mine = LegacyOps.updatedFragment(ours, f).orElseThrow();
-      DeletionVector merged = LegacySecondPhase.deletions(now, vectors)
-          .union(LegacySecondPhase.deletions(mine, vectors));
-      long physical = now.getPhysicalRows();
-      if (physical > 0 && merged.cardinality() >= physical) {
+      DeletionMerge.Merged merged = DeletionMerge.merge(LegacySecondPhase.deletions(now, vectors),
+          LegacySecondPhase.deletions(mine, vectors), now.getPhysicalRows());
+      if (merged.emptied()) {
         emptied.add(f);
       } else {
-        rewritten.put(f, vectors.write(f, states.currentVersion(), merged));
+        rewritten.put(f, vectors.write(f, states.currentVersion(), merged.deletions()));
       }
     }
     return new Result(verdict, Optional.of(rewrite(ours, rewritten, emptied)));

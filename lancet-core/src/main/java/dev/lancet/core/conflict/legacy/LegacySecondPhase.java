@@ -3,13 +3,15 @@ package dev.lancet.core.conflict.legacy;
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation.IntersectDeletions;
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation.MovedRowsAgainstOurOverlay;
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation.OurMovedRowsAgainstTheirOverlay;
+import dev.lancet.core.conflict.Collision;
+import dev.lancet.core.conflict.deletions.DeletionMerge;
+import dev.lancet.core.conflict.deletions.DeletionVectors;
 import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.pb.TableProtos;
 import dev.lancet.format.pb.TransactionProtos.Transaction;
 import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -28,39 +30,39 @@ import org.roaringbitmap.RoaringBitmap;
  * the newest version deleted since our read version.
  */
 public final class LegacySecondPhase {
-  private static final int SAMPLE = 5;
-
   private LegacySecondPhase() {}
 
   public static LegacyVerdict check(Transaction ours, List<SecondPhaseObligation> obligations,
       FragmentStates states, DeletionVectors vectors) throws IOException {
     String who = "this " + LegacyKind.of(ours).map(LegacyKind::operationName).orElse("transaction")
         + " (" + ours.getUuid() + "): ";
+    String retry = "; retry against the newer version";
     for (long f : fragments(obligations, IntersectDeletions.class)) {
-      Optional<String> why = deletionConflict(ours, f, states, vectors);
+      Optional<DeletionMerge.RowConflict> why = deletionConflict(ours, f, states, vectors);
       if (why.isPresent()) {
-        return LegacyVerdict.retryable(who + why.get() + "; retry against the newer version");
+        return LegacyVerdict.retryable(new Collision.FragmentDeletions(f, why.get().rows(),
+            who + "fragment " + Long.toUnsignedString(f) + ": " + why.get().reason() + retry));
       }
     }
     for (long f : fragments(obligations, MovedRowsAgainstOurOverlay.class)) {
-      Optional<String> why = movedRowsMeetOurOverlay(ours, f, states, vectors);
+      Optional<Collision> why = movedRowsMeetOurOverlay(ours, f, states, vectors, who, retry);
       if (why.isPresent()) {
-        return LegacyVerdict.retryable(who + why.get() + "; retry against the newer version");
+        return LegacyVerdict.retryable(why.get());
       }
     }
     for (SecondPhaseObligation o : obligations) {
       if (o instanceof OurMovedRowsAgainstTheirOverlay c) {
         Optional<DeletionVector> moved = affectedRows(ours, c.fragment(), states, vectors);
         if (moved.isEmpty()) {
-          return LegacyVerdict.retryable(who + "the rows it moves out of fragment "
+          return LegacyVerdict.retryable(new Collision.FailClosed(who + "the rows it moves out of fragment "
               + Long.toUnsignedString(c.fragment()) + " cannot be derived, so they cannot be checked against "
-              + "the committed overlay (fail closed); retry against the newer version");
+              + "the committed overlay (fail closed)" + retry));
         }
         RoaringBitmap hit = RoaringBitmap.and(moved.get().toBitmap(), c.coverage().toBitmap());
         if (!hit.isEmpty()) {
-          return LegacyVerdict.retryable(who + "it moves rows " + sample(hit) + " of fragment "
-              + Long.toUnsignedString(c.fragment()) + ", which the committed overlay covers, computed "
-              + "without the overlay's values; retry against the newer version");
+          return LegacyVerdict.retryable(new Collision.Relocation(c.fragment(), DeletionVector.fromBitmap(hit),
+              who + "it moves rows " + sample(hit) + " of fragment " + Long.toUnsignedString(c.fragment())
+                  + ", which the committed overlay covers, computed without the overlay's values" + retry));
         }
       }
     }
@@ -68,43 +70,42 @@ public final class LegacySecondPhase {
   }
 
   /** Why the rows we and the newest version deleted in {@code f} collide, if they do. */
-  private static Optional<String> deletionConflict(Transaction ours, long f, FragmentStates states,
+  private static Optional<DeletionMerge.RowConflict> deletionConflict(Transaction ours, long f, FragmentStates states,
       DeletionVectors vectors) throws IOException {
-    String frag = "fragment " + Long.toUnsignedString(f);
     Optional<TableProtos.DataFragment> read = states.read(f);
     Optional<TableProtos.DataFragment> now = states.now(f);
+    DeletionVector none = DeletionVector.empty();
     if (read.isEmpty()) {
-      return Optional.of(frag + " is not in its read version, so its rows cannot be compared");
+      return Optional.of(new DeletionMerge.RowConflict(none, "it is not in this transaction's read version, so "
+          + "its rows cannot be compared"));
     }
     if (now.isEmpty()) {
-      return Optional.of(frag + " was removed by a concurrent transaction");
+      return Optional.of(new DeletionMerge.RowConflict(none, "it was removed by a concurrent transaction"));
     }
     if (!read.get().getFilesList().equals(now.get().getFilesList())) {
-      return Optional.of("the data files of " + frag + " were changed by a concurrent transaction, so "
-          + "deletion files cannot be merged");
+      return Optional.of(new DeletionMerge.RowConflict(none, "its data files were changed by a concurrent "
+          + "transaction, so deletion files cannot be merged"));
     }
     if (sameDeletionFile(read.get(), now.get())) {
       return Optional.empty();
     }
     Optional<DeletionVector> mine = affectedRows(ours, f, states, vectors);
     if (mine.isEmpty()) {
-      return Optional.of("it records no affected rows for " + frag + ", so they cannot be compared (fail closed)");
+      return Optional.of(new DeletionMerge.RowConflict(none, "this transaction records no affected rows for it, "
+          + "so they cannot be compared (fail closed)"));
     }
-    DeletionVector theirs = deletions(now.get(), vectors);
-    RoaringBitmap hit = RoaringBitmap.and(mine.get().toBitmap(), theirs.toBitmap());
-    if (!hit.isEmpty()) {
-      return Optional.of("rows " + sample(hit) + " of " + frag + " were also deleted or moved by a "
-          + "concurrent transaction");
-    }
-    return Optional.empty();
+    DeletionVector post = LegacyOps.updatedFragment(ours, f).isPresent()
+        ? deletions(LegacyOps.updatedFragment(ours, f).get(), vectors) : deletions(read.get(), vectors);
+    return DeletionMerge.conflict(deletions(read.get(), vectors), deletions(now.get(), vectors), post, mine.get());
   }
 
-  private static Optional<String> movedRowsMeetOurOverlay(Transaction ours, long f, FragmentStates states,
-      DeletionVectors vectors) throws IOException {
+  private static Optional<Collision> movedRowsMeetOurOverlay(Transaction ours, long f, FragmentStates states,
+      DeletionVectors vectors, String who, String retry) throws IOException {
     String frag = "fragment " + Long.toUnsignedString(f);
     Optional<TableProtos.DataFragment> now = states.now(f);
     if (now.isEmpty()) {
-      return Optional.of("overlaid " + frag + " was removed by a concurrent transaction");
+      return Optional.of(new Collision.Fragment(f, who + "overlaid " + frag
+          + " was removed by a concurrent transaction" + retry));
     }
     DeletionVector before = states.read(f).isPresent() ? deletions(states.read(f).get(), vectors)
         : DeletionVector.empty();
@@ -118,13 +119,14 @@ public final class LegacySecondPhase {
       }
       Optional<DeletionVector> coverage = LegacyOps.overlayCoverage(g);
       if (coverage.isEmpty()) {
-        return Optional.of("its overlay of " + frag + " states no readable coverage, and a concurrent "
-            + "update moved rows " + sample(moved) + " out of it");
+        return Optional.of(new Collision.FailClosed(who + "its overlay of " + frag + " states no readable "
+            + "coverage, and a concurrent update moved rows " + sample(moved) + " out of it" + retry));
       }
       RoaringBitmap hit = RoaringBitmap.and(moved, coverage.get().toBitmap());
       if (!hit.isEmpty()) {
-        return Optional.of("a concurrent update moved rows " + sample(hit) + " of " + frag
-            + " that its overlay covers, so their overlaid values would be lost");
+        return Optional.of(new Collision.Relocation(f, DeletionVector.fromBitmap(hit), who
+            + "a concurrent update moved rows " + sample(hit) + " of " + frag
+            + " that its overlay covers, so their overlaid values would be lost" + retry));
       }
     }
     return Optional.empty();
@@ -194,11 +196,6 @@ public final class LegacySecondPhase {
   }
 
   private static String sample(RoaringBitmap rows) {
-    List<Long> first = new ArrayList<>();
-    var it = rows.getIntIterator();
-    while (it.hasNext() && first.size() < SAMPLE) {
-      first.add(Integer.toUnsignedLong(it.next()));
-    }
-    return first + (rows.getLongCardinality() > SAMPLE ? " (of " + rows.getLongCardinality() + ")" : "");
+    return DeletionMerge.sample(rows);
   }
 }

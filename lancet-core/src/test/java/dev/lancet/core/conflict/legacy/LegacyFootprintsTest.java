@@ -21,6 +21,10 @@ class LegacyFootprintsTest {
       new Row("a reset replaces what the append appends to", ap(), coReset(), true),
       new Row("two deletions of one fragment cannot both land without a row merge", dl(0), coSetDeletionFile(0), true),
       new Row("deletions of different fragments commute", dl(0), coSetDeletionFile(1), false),
+      new Row("two new deletion files of one fragment are decided row by row", dl(0), coDeleteRows(0), false),
+      new Row("an overlay and a move of the overlaid rows collide", overlay(3, 1, 0, 1), coMove(3, 1), true),
+      new Row("an overlay and a move of other rows are apart", overlay(3, 1, 0, 1), coMove(3, 5), false),
+      new Row("a replacement of a field and a move of rows of its fragment collide", dr(2, 1), coMove(2, 5), true),
       new Row("the Delete takes only fragment 0's deletion file, so an overlay on it survives", dl(0), coOverlay(0, 1), false),
       new Row("a Delete needs its fragment, which a composite removed", dl(0), coRemove(0), true),
       new Row("an overlay on another fragment is untouched by the Delete", dl(0), coOverlay(2, 1), false),
@@ -65,6 +69,31 @@ class LegacyFootprintsTest {
       assertThat(LegacyConflicts.check(coAppend(), t).kind()).as("composite vs " + t.getOperationCase())
           .isEqualTo(LegacyVerdict.Kind.RETRYABLE);
     }
+  }
+
+  @Test
+  void two_row_level_deletes_leave_the_rows_to_the_second_phase_in_both_orders() {
+    for (LegacyVerdict v : List.of(LegacyConflicts.check(dl(0), coDeleteRows(0)),
+        LegacyConflicts.check(coDeleteRows(0), dl(0)))) {
+      assertThat(v.isOk()).as(v.reason()).isTrue();
+      assertThat(v.obligations()).containsExactly(new SecondPhaseObligation.IntersectDeletions(java.util.Set.of(0L)));
+    }
+  }
+
+  @Test
+  void cells_a_composite_read_conflict_with_a_later_legacy_change_of_them_only_when_it_commits_second() {
+    // The composite read field 1 of rows 0 and 1 of fragment 3 (and wrote nothing there).
+    for (Transaction change : List.of(overlay(3, 1, 1), dr(3, 1))) {
+      LegacyVerdict v = LegacyConflicts.check(coReadCells(3, 1, 0, 1), change);
+      assertThat(v.kind()).as(change.getOperationCase().toString()).isEqualTo(LegacyVerdict.Kind.RETRYABLE);
+      assertThat(v.collisions()).extracting(dev.lancet.core.conflict.Collision::kind)
+          .contains(dev.lancet.core.conflict.Collision.Kind.CELLS_CHANGED);
+      // Committed first, the read held when it committed: the change lands.
+      assertThat(LegacyConflicts.check(change, coReadCells(3, 1, 0, 1)).isOk()).isTrue();
+    }
+    // Other rows, another field: apart.
+    assertThat(LegacyConflicts.check(coReadCells(3, 1, 0, 1), overlay(3, 1, 7)).isOk()).isTrue();
+    assertThat(LegacyConflicts.check(coReadCells(3, 1, 0, 1), dr(3, 0)).isOk()).isTrue();
   }
 
   @Test

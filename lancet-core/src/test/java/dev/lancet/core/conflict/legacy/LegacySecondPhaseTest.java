@@ -3,6 +3,7 @@ package dev.lancet.core.conflict.legacy;
 import static dev.lancet.core.conflict.legacy.LegacyTxns.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lancet.core.conflict.deletions.StoreDeletionVectors;
 import dev.lancet.core.store.LocalObjectStore;
 import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.pb.TableProtos;

@@ -307,8 +307,29 @@ final class LegacyTxns {
     return co(new RemoveFragment(Ref.committed(fragment), true));
   }
 
+  /** A composite that clears a fragment's deletions (no deletion file). */
   static Transaction coSetDeletionFile(long fragment) {
     return co(new SetDeletionFile(fragment, Optional.empty(), true));
+  }
+
+  /** A composite that gives a fragment a new deletion file: a row-level delete. */
+  static Transaction coDeleteRows(long fragment) {
+    return co(new SetDeletionFile(fragment, Optional.of(new dev.lancet.format.model.DeletionFile(
+        dev.lancet.format.model.DeletionFile.Kind.BITMAP, 1, 900 + fragment, 1)), true));
+  }
+
+  /** A composite update that moves {@code rows} of {@code fragment} into a new fragment. */
+  static Transaction coMove(long fragment, int... rows) {
+    return co(new SetDeletionFile(fragment, Optional.of(new dev.lancet.format.model.DeletionFile(
+            dev.lancet.format.model.DeletionFile.Kind.BITMAP, 1, 910 + fragment, rows.length)), true),
+        new dev.lancet.core.action.RelocateRows(fragment, RoaringBitmap.bitmapOf(rows)),
+        AddFragment.local(0, rows.length));
+  }
+
+  /** A composite that read and copied {@code rows} of {@code field} in {@code fragment}. */
+  static Transaction coReadCells(long fragment, int field, int... rows) {
+    return co(new dev.lancet.core.action.AssertCellsUnchanged(Ref.committed(fragment), List.of(Ref.committed(field)),
+        RoaringBitmap.bitmapOf(rows)));
   }
 
   /** The default transaction of each kind (the unconditional cells hold for these). */

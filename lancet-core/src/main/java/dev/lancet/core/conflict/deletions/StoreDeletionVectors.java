@@ -1,4 +1,4 @@
-package dev.lancet.core.conflict.legacy;
+package dev.lancet.core.conflict.deletions;
 
 import dev.lancet.core.deletion.DeletionFiles;
 import dev.lancet.core.store.ObjectStore;

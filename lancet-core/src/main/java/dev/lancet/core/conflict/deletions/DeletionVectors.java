@@ -1,4 +1,4 @@
-package dev.lancet.core.conflict.legacy;
+package dev.lancet.core.conflict.deletions;
 
 import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.pb.TableProtos;
