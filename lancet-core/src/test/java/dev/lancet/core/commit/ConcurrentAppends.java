@@ -54,7 +54,8 @@ public final class ConcurrentAppends {
             long read = Snapshot.latest(store, location).version();
             CompositeOperation op = new CompositeOperation(List.of(new UserStep(name + " #" + i, List.of(
                 AddFragment.local(0, 3),
-                new AddDataFile(Ref.local(0), file(name + "-" + i + ".lance"), List.of(Ref.committed(0)), true)))));
+                new AddDataFile(Ref.local(0), dev.lancet.core.TestDataFiles.placed(store, file(name + "-" + i + ".lance")),
+                    List.of(Ref.committed(0)), true)))));
             ContractCommitter.Outcome o = committer.commit(read, op);
             if (!o.acknowledged()) {
               ledger.surprise(new AssertionError(name + " #" + i + " did not land", o.rejection().orElse(null)));
