@@ -1,5 +1,6 @@
 package dev.lancet.core.commit;
 
+import dev.lancet.core.TestDataFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -49,12 +50,12 @@ class ReadDerivedWriteTest {
 
   private Action[] columnRewrite(long fragment, long field, boolean dataChange) {
     return new Action[] {new TombstoneFieldData(Ref.committed(fragment), List.of(Ref.committed(field)), dataChange),
-        new AddDataFile(Ref.committed(fragment), TwoFieldTable.file("rewrite-" + fragment + "-" + field + ".lance"),
+        new AddDataFile(Ref.committed(fragment), TestDataFiles.placed(t.store, TwoFieldTable.file("rewrite-" + fragment + "-" + field + ".lance")),
             List.of(Ref.committed(field)), dataChange)};
   }
 
-  private static DataOverlayFile overlayFile(int field, int... rows) {
-    return new DataOverlayFile(new DataFile("overlay-" + field + ".lance", List.of(field), List.of(0), 2, 1, 10),
+  private DataOverlayFile overlayFile(int field, int... rows) {
+    return new DataOverlayFile(TestDataFiles.placed(t.store, new DataFile("overlay-" + field + ".lance", List.of(field), List.of(0), 2, 1, 10)),
         new DataOverlayFile.SharedCoverage(ByteString.copyFrom(PortableRoaring.write(RoaringBitmap.bitmapOf(rows)))),
         0, UnknownFieldSet.getDefaultInstance());
   }
@@ -110,7 +111,7 @@ class ReadDerivedWriteTest {
 
     TransactionBuilder afterReplacement = t.planned(t.movingUpdate(1, 5));
     legacy(new DataReplacement(List.of(new DataReplacement.Replacement(1,
-        new DataFile("replaced.lance", List.of(0), List.of(0), 2, 1, 10))))).commit();
+        TestDataFiles.placed(t.store, new DataFile("replaced.lance", List.of(0), List.of(0), 2, 1, 10)))))).commit();
     assertThat(conflictOf(afterReplacement::commit).conflicts()).extracting(Collision::kind)
         .contains(Collision.Kind.CELLS_CHANGED);
   }
@@ -167,7 +168,7 @@ class ReadDerivedWriteTest {
     TransactionBuilder update = t.planned(t.movingUpdate(0, 2, 3));
     t.commit(t.files.delete(t.v2, 0, 40, 41));
     t.commit(AddFragment.local(0, 10), new AddDataFile(Ref.local(0),
-        new DataFile("appended.lance", List.of(-1, -1), List.of(0, 1), 2, 1, 10),
+        TestDataFiles.placed(t.store, new DataFile("appended.lance", List.of(-1, -1), List.of(0, 1), 2, 1, 10)),
         List.of(Ref.committed(0), Ref.committed(1)), true));
     t.commit(columnRewrite(0, 1, false));
     t.commit(ConfigUpdate.ofConfig(UpdateMap.set("k", "v")));

@@ -1,5 +1,6 @@
 package dev.lancet.core.commit;
 
+import dev.lancet.core.TestDataFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -182,7 +183,7 @@ class RowLevelDeleteRebaseTest {
   void aWinnerThatCompactedTheFragmentStillConflicts() {
     commit(new RemoveFragment(Ref.committed(0), false), new RemoveFragment(Ref.committed(1), false),
         new AddFragment(Ref.local(0), 200, Optional.empty(), Optional.empty(), Optional.empty(), false),
-        new AddDataFile(Ref.local(0), new DataFile("compacted.lance", List.of(-1, -1), List.of(0, 1), 2, 1, 10),
+        new AddDataFile(Ref.local(0), TestDataFiles.placed(store, new DataFile("compacted.lance", List.of(-1, -1), List.of(0, 1), 2, 1, 10)),
             List.of(Ref.committed(0), Ref.committed(1)), false));
 
     assertThatThrownBy(() -> commit(files.delete(v2, 1, 7))).isInstanceOfSatisfying(ConflictingCommitException.class,
@@ -238,7 +239,7 @@ class RowLevelDeleteRebaseTest {
   @Test
   void aColumnRewriteOfTheFragmentCommutesWithADelete() throws Exception {
     commit(new TombstoneFieldData(Ref.committed(0), List.of(Ref.committed(1)), true),
-        new AddDataFile(Ref.committed(0), file("name-0-v2.lance"), List.of(Ref.committed(1)), true));
+        new AddDataFile(Ref.committed(0), TestDataFiles.placed(store, file("name-0-v2.lance")), List.of(Ref.committed(1)), true));
 
     commit(files.delete(v2, 0, 4));
 
@@ -250,7 +251,7 @@ class RowLevelDeleteRebaseTest {
   @Test
   void anOverlayOfTheFragmentCommutesWithADeleteInEitherOrder() throws Exception {
     AddOverlays overlay = new AddOverlays(Ref.committed(1), List.of(new DataOverlayFile(
-        new DataFile("o.lance", List.of(1), List.of(0), 2, 1, 10),
+        TestDataFiles.placed(store, new DataFile("o.lance", List.of(1), List.of(0), 2, 1, 10)),
         new DataOverlayFile.SharedCoverage(ByteString.copyFrom(PortableRoaring.write(RoaringBitmap.bitmapOf(3)))),
         0, UnknownFieldSet.getDefaultInstance())), true);
     SetDeletionFile delete = files.delete(v2, 1, 3, 4);
@@ -264,8 +265,8 @@ class RowLevelDeleteRebaseTest {
   /** An update that moved row {@code row} of {@code fragment} into a new fragment. */
   private Action[] move(long fragment, int row) throws Exception {
     return new Action[] {files.delete(v2, fragment, row), new RelocateRows(fragment, RoaringBitmap.bitmapOf(row)),
-        AddFragment.local(0, 1), new AddDataFile(Ref.local(0), new DataFile("moved.lance", List.of(-1, -1),
-            List.of(0, 1), 2, 1, 10), List.of(Ref.committed(0), Ref.committed(1)), true)};
+        AddFragment.local(0, 1), new AddDataFile(Ref.local(0), TestDataFiles.placed(store, new DataFile("moved.lance", List.of(-1, -1),
+            List.of(0, 1), 2, 1, 10)), List.of(Ref.committed(0), Ref.committed(1)), true)};
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.lancet.core.commit;
 
+import dev.lancet.core.TestDataFiles;
 import dev.lancet.core.Table;
 import dev.lancet.core.action.Action;
 import dev.lancet.core.action.AddDataFile;
@@ -39,7 +40,7 @@ final class TwoFieldTable {
     new TransactionBuilder(store, dir.toString(), 1).step("add name", s -> {
       s.addField(0, Field.builder(99, "name", "string").build());
       for (long f = 0; f < 3; f++) {
-        s.addDataFile(Ref.committed(f), file("name-" + f + ".lance"), Ref.local(0));
+        s.addDataFile(Ref.committed(f), TestDataFiles.placed(store, file("name-" + f + ".lance")), Ref.local(0));
       }
     }).commit();
     this.files = new DeletionFiles(store);
@@ -73,7 +74,7 @@ final class TwoFieldTable {
     RoaringBitmap moved = RoaringBitmap.bitmapOf(rows);
     return new Action[] {files.delete(v2, fragment, rows), new RelocateRows(fragment, moved),
         AddFragment.local(0, rows.length),
-        new AddDataFile(Ref.local(0), new DataFile("updated.lance", List.of(-1, -1), List.of(0, 1), 2, 1, 10),
+        new AddDataFile(Ref.local(0), TestDataFiles.placed(store, new DataFile("updated.lance", List.of(-1, -1), List.of(0, 1), 2, 1, 10)),
             List.of(Ref.committed(0), Ref.committed(1)), true),
         new AssertCellsUnchanged(Ref.committed(fragment), List.of(Ref.committed(0), Ref.committed(1)), moved)};
   }

@@ -1,5 +1,6 @@
 package dev.lancet.core.transaction;
 
+import dev.lancet.core.TestDataFiles;
 import static dev.lancet.core.action.IndexApplyFixtures.rowIdsOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -102,7 +103,7 @@ class MultiStatementOperationTest {
 
     // A concurrent writer planned on version 2 too; it lands first and forces a rebase.
     TransactionBuilder concurrentAppend = new TransactionBuilder(store, dir.toString(), 2)
-        .step("append", s -> s.addFragment(0, 5).addDataFile(Ref.local(0), file("other.lance", 2),
+        .step("append", s -> s.addFragment(0, 5).addDataFile(Ref.local(0), TestDataFiles.placed(store, file("other.lance", 2)),
             Ref.committed(0), Ref.committed(1)));
 
     // "Delete where a = 3" after the append: the deletion file names the reserved fragment id.
@@ -112,14 +113,14 @@ class MultiStatementOperationTest {
     // "Update b where a = 7": row 7 moves into a copy that keeps its stable row id.
     SetDeletionFile deleteAndMove = new SetDeletionFile(appended,
         Optional.of(files.write(appended, 2, DeletionVector.of(3, 7))), true);
-    DataOverlayFile overlay = new DataOverlayFile(new DataFile("overlay.lance", List.of(1), List.of(0), 2, 1, 10),
+    DataOverlayFile overlay = new DataOverlayFile(TestDataFiles.placed(store, new DataFile("overlay.lance", List.of(1), List.of(0), 2, 1, 10)),
         new DataOverlayFile.SharedCoverage(ByteString.copyFrom(PortableRoaring.write(RoaringBitmap.bitmapOf(0)))),
         0, UnknownFieldSet.getDefaultInstance());
     TransactionBuilder txn = new TransactionBuilder(store, dir.toString(), 2)
         .step("append 10 rows", s -> s
             .action(new AddFragment(r.fragment(0), 10, Optional.of(r.rowIds(0, 10)), Optional.empty(),
                 Optional.empty(), true))
-            .action(new AddDataFile(r.fragment(0), file("appended.lance", 2),
+            .action(new AddDataFile(r.fragment(0), TestDataFiles.placed(store, file("appended.lance", 2)),
                 List.of(Ref.committed(0), Ref.committed(1)), true)))
         .step("delete where a = 3", s -> s.action(delete))
         .step("update b where a = 7", s -> s
@@ -129,12 +130,12 @@ class MultiStatementOperationTest {
             .action(new RelocateRows(appended, RoaringBitmap.bitmapOf(7)))
             .action(new AddFragment(Ref.local(0), 1, Optional.of(r.rowIds(7, 1)), Optional.empty(),
                 Optional.empty(), true))
-            .action(new AddDataFile(Ref.local(0), file("updated.lance", 2),
+            .action(new AddDataFile(Ref.local(0), TestDataFiles.placed(store, file("updated.lance", 2)),
                 List.of(Ref.committed(0), Ref.committed(1)), true)))
         .step("add column c", s -> s
             .action(AddField.topLevel(0, Field.builder(0, "c", "int64").build()))
-            .action(new AddDataFile(r.fragment(0), file("c-appended.lance", 1), List.of(Ref.local(0)), true))
-            .action(new AddDataFile(Ref.local(0), file("c-updated.lance", 1), List.of(Ref.local(0)), true))
+            .action(new AddDataFile(r.fragment(0), TestDataFiles.placed(store, file("c-appended.lance", 1)), List.of(Ref.local(0)), true))
+            .action(new AddDataFile(Ref.local(0), TestDataFiles.placed(store, file("c-updated.lance", 1)), List.of(Ref.local(0)), true))
             .action(AlterField.rename(Ref.local(0), "c2")))
         .step("set b on the updated row", s -> s.action(new AddOverlays(Ref.local(0), List.of(overlay), true)))
         .step("set config", s -> s.action(ConfigUpdate.ofConfig(UpdateMap.set("owner", "etl"))));
@@ -167,7 +168,7 @@ class MultiStatementOperationTest {
   @Test
   void aDeletionFileCannotNameAFragmentMintedForALocalTokenAndNothingIsPublished() throws Exception {
     TransactionBuilder guessed = table.newTransaction()
-        .step("append", s -> s.addFragment(0, 10).addDataFile(Ref.local(0), file("appended.lance", 2),
+        .step("append", s -> s.addFragment(0, 10).addDataFile(Ref.local(0), TestDataFiles.placed(store, file("appended.lance", 2)),
             Ref.committed(0), Ref.committed(1)))
         .step("delete where a = 3", s -> s.action(new SetDeletionFile(2,
             Optional.of(uncheckedWrite(2, DeletionVector.of(3))), true)));
@@ -193,14 +194,17 @@ class MultiStatementOperationTest {
     Reservation r = Reservation.reserve(table.newTransaction(), 1, 0);
     TransactionBuilder first = new TransactionBuilder(store, dir.toString(), r.version())
         .step("append", s -> s.action(new AddFragment(r.fragment(0), 10, Optional.empty(), Optional.empty(),
-            Optional.empty(), true)));
+            Optional.empty(), true)).action(new AddDataFile(r.fragment(0),
+            TestDataFiles.placed(store, file("first-reserved.lance", 2)), List.of(Ref.committed(0), Ref.committed(1)), true)));
     TransactionBuilder second = new TransactionBuilder(store, dir.toString(), r.version())
         .step("append", s -> s.action(new AddFragment(r.fragment(0), 20, Optional.empty(), Optional.empty(),
-            Optional.empty(), true)));
+            Optional.empty(), true)).action(new AddDataFile(r.fragment(0),
+            TestDataFiles.placed(store, file("second-reserved.lance", 2)), List.of(Ref.committed(0), Ref.committed(1)), true)));
     first.commit();
 
     assertThatThrownBy(second::commit).isInstanceOfSatisfying(dev.lancet.core.commit.ConflictingCommitException.class,
-        e -> assertThat(e.conflicts()).singleElement().isInstanceOfSatisfying(
+        e -> assertThat(e.conflicts()).filteredOn(c -> c instanceof dev.lancet.core.conflict.Collision.Fragment)
+            .singleElement().isInstanceOfSatisfying(
             dev.lancet.core.conflict.Collision.Fragment.class, c -> assertThat(c.fragment()).isEqualTo(2)));
   }
 
@@ -208,7 +212,7 @@ class MultiStatementOperationTest {
   void aReservationReadsItsRangesOffThePublishedVersionEvenWhenRebased() throws Exception {
     TransactionBuilder planned = table.newTransaction();
     new TransactionBuilder(store, dir.toString(), 1)
-        .step("append", s -> s.addFragment(0, 5).addDataFile(Ref.local(0), file("x.lance", 2),
+        .step("append", s -> s.addFragment(0, 5).addDataFile(Ref.local(0), TestDataFiles.placed(store, file("x.lance", 2)),
             Ref.committed(0), Ref.committed(1))).commit();
 
     Reservation r = Reservation.reserve(planned, 3, 4);
