@@ -133,7 +133,10 @@ class JsonOutputTest {
   void aRowLevelDeleteConflictNamesTheFragmentAndTheRowsAsIntegers() throws Exception {
     Path root = dir.resolve("rows");
     Schema schema = new Schema(List.of(Field.builder(0, "id", "int64").build()), Map.of());
-    Fragment fragment = Fragment.of(0, 100, List.of(new DataFile("data/0.lance", List.of(0), List.of(0), 2, 1, 100)));
+    Fragment fragment = Fragment.of(0, 100, List.of(new DataFile("0.lance", List.of(0), List.of(0), 2, 1, 100)));
+    // The commit checks that the data file exists with its recorded size.
+    java.nio.file.Files.createDirectories(root.resolve("data"));
+    java.nio.file.Files.write(root.resolve("data/0.lance"), new byte[100]);
     StoreDeletionVectors vectors = new StoreDeletionVectors(new LocalObjectStore(root));
     try (Table t = Table.create(root.toString(), new LocalObjectStore(root),
         new Overwrite(List.of(fragment), schema, Map.of(), List.of()), new DataStorageFormat("lance", "2.1"))) {
@@ -181,6 +184,7 @@ class JsonOutputTest {
         new Collision.CellsChanged(10, List.of(0, 1), DeletionVector.of(2, 3), "cells"),
         new Collision.Nullability(OptionalInt.of(11), "nullability"),
         new Collision.LegacyRule("Delete", "Rewrite", List.of(12L), "legacy"),
+        new Collision.InvalidAfterRebase("invalid after the rebase"),
         new Collision.FailClosed("unreadable"));
     java.util.Set<Class<?>> kinds = new java.util.HashSet<>();
     all.forEach(c -> kinds.add(c.getClass()));

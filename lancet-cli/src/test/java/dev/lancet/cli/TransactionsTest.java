@@ -53,7 +53,7 @@ class TransactionsTest {
   @Test
   void everyActionRendersWithItsArmName() {
     OneofDescriptor oneof = ActionProtos.Action.getDescriptor().getOneofs().get(0);
-    assertThat(oneof.getFields()).hasSize(21);
+    assertThat(oneof.getFields()).hasSize(22);
     for (FieldDescriptor arm : oneof.getFields()) {
       ActionProtos.Action.Builder b = ActionProtos.Action.newBuilder();
       Message empty = b.newBuilderForField(arm).build();
