@@ -127,7 +127,8 @@ public final class LancetCatalog implements TableCatalog, SupportsNamespaces {
 
   @Override
   public Table loadTable(Identifier ident, long timestampMicros) throws NoSuchTableException {
-    Instant t = Instant.EPOCH.plusNanos(Math.multiplyExact(timestampMicros, 1000L));
+    Instant t = Instant.ofEpochSecond(Math.floorDiv(timestampMicros, 1_000_000L),
+        Math.floorMod(timestampMicros, 1_000_000L) * 1000L);
     return load(ident, Map.of("timestamp", t.toString()));
   }
 

@@ -27,7 +27,9 @@ public class LancetDataWriter implements DataWriter<InternalRow> {
   private final BufferAllocator allocator;
   private final FragmentWriter writer;
   private final VectorSchemaRoot root;
-  private final RowsToArrow rows;
+  private final Schema arrow;
+  private final StructType input;
+  private RowsToArrow rows;
   private long total;
   private boolean done;
 
@@ -41,7 +43,6 @@ public class LancetDataWriter implements DataWriter<InternalRow> {
     try {
       w = FragmentWriter.open(spec, allocator);
       r = VectorSchemaRoot.create(arrow, allocator);
-      this.rows = new RowsToArrow(r, ordinals(arrow, input));
     } catch (RuntimeException e) {
       if (r != null) {
         r.close();
@@ -54,6 +55,8 @@ public class LancetDataWriter implements DataWriter<InternalRow> {
     }
     this.writer = w;
     this.root = r;
+    this.arrow = arrow;
+    this.input = input;
   }
 
   /** Where each table column is in the input rows (by name, case-insensitively as Spark resolves). */
@@ -84,6 +87,10 @@ public class LancetDataWriter implements DataWriter<InternalRow> {
 
   /** Adds one row whose table columns are at the ordinals given at construction. */
   protected void add(SpecializedGetters row) {
+    if (rows == null) {
+      // matched by name on the first row: a DELETE's writer gets no rows and no columns
+      rows = new RowsToArrow(root, ordinals(arrow, input));
+    }
     rows.add(row);
     total++;
     if (rows.rows() >= BATCH_ROWS) {
@@ -92,7 +99,7 @@ public class LancetDataWriter implements DataWriter<InternalRow> {
   }
 
   private void flush() {
-    if (rows.rows() > 0) {
+    if (rows != null && rows.rows() > 0) {
       writer.write(rows.finishBatch());
       rows.reset();
     }
