@@ -54,7 +54,7 @@ class MixedWritersTest {
     for (int attempt = 1; ; attempt++) {
       try (BufferAllocator a = new RootAllocator();
           VectorSchemaRoot root = batch(schema, a, from, n);
-          SingleBatch reader = new SingleBatch(a, root);
+          dev.lancet.datafile.lance.ReplayReader reader = new dev.lancet.datafile.lance.ReplayReader(a, root.getSchema(), java.util.List.of(root), false);
           ArrowArrayStream stream = ArrowArrayStream.allocateNew(a)) {
         Data.exportArrayStream(a, reader, stream);
         WriteParams params = new WriteParams.Builder().withMode(WriteParams.WriteMode.APPEND).build();
@@ -107,7 +107,7 @@ class MixedWritersTest {
           for (int k = 0; k < 5; k++) {
             long from = base + k * 20L;
             try (VectorSchemaRoot root = batch(schema, a, from, 20);
-                SingleBatch one = new SingleBatch(a, root)) {
+                dev.lancet.datafile.lance.ReplayReader one = new dev.lancet.datafile.lance.ReplayReader(a, root.getSchema(), java.util.List.of(root), false)) {
               t.append(one);
             }
             for (long i = from; i < from + 20; i++) {

@@ -278,7 +278,7 @@ class WriteProtocolTest {
               name.setSafe(i, ("n" + (9000 + i)).getBytes());
             }
             root.setRowCount(5);
-            try (SingleBatch one = new SingleBatch(a, root)) {
+            try (dev.lancet.datafile.lance.ReplayReader one = new dev.lancet.datafile.lance.ReplayReader(a, root.getSchema(), java.util.List.of(root), false)) {
               t.append(one);
             }
           }

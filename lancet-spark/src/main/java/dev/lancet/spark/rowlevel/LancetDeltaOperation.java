@@ -4,6 +4,7 @@ import dev.lancet.spark.LancetSparkTable;
 import dev.lancet.spark.TableState;
 import dev.lancet.spark.read.LancetScanBuilder;
 import dev.lancet.spark.write.JobCommit;
+import dev.lancet.spark.write.LancetBatchWrite;
 import dev.lancet.table.DistributedWrite;
 import dev.lancet.table.LanceTable;
 import java.util.List;
@@ -17,7 +18,6 @@ import org.apache.spark.sql.connector.write.DeltaWriterFactory;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.SupportsDelta;
-import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
@@ -100,35 +100,14 @@ final class LancetDeltaOperation implements SupportsDelta {
     }
   }
 
-  private static final class Batch implements DeltaBatchWrite {
-    private final JobCommit job;
-    private final StructType input;
-    private final int retries;
-
+  private static final class Batch extends LancetBatchWrite implements DeltaBatchWrite {
     Batch(JobCommit job, StructType input, int retries) {
-      this.job = job;
-      this.input = input;
-      this.retries = retries;
+      super(job, input, retries);
     }
 
     @Override
     public DeltaWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
       return new LancetDeltaWriterFactory(job.write().spec(), job.write().arrowSchema(), input);
-    }
-
-    @Override
-    public void commit(WriterCommitMessage[] messages) {
-      job.commit(messages, retries, c -> { });
-      job.close();
-    }
-
-    @Override
-    public void abort(WriterCommitMessage[] messages) {
-      try {
-        job.abort(messages);
-      } finally {
-        job.close();
-      }
     }
   }
 }

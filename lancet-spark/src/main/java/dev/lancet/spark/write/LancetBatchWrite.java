@@ -6,13 +6,16 @@ import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.types.StructType;
 
-/** A batch append or overwrite: the job's tasks write files, the driver commits them once. */
-final class LancetBatchWrite implements BatchWrite {
-  private final JobCommit job;
-  private final StructType input;
+/**
+ * A batch append, overwrite or row-level operation: the job's tasks write files, the driver
+ * commits them once ({@link JobCommit}); after a failed commit Spark calls {@link #abort}.
+ */
+public class LancetBatchWrite implements BatchWrite {
+  protected final JobCommit job;
+  protected final StructType input;
   private final int retries;
 
-  LancetBatchWrite(JobCommit job, StructType input, int retries) {
+  public LancetBatchWrite(JobCommit job, StructType input, int retries) {
     this.job = job;
     this.input = input;
     this.retries = retries;
