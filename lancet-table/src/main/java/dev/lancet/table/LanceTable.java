@@ -126,22 +126,12 @@ public final class LanceTable implements AutoCloseable {
           ? new StreamWrite.Written(List.of(), 0)
           : StreamWrite.write(ctx, data.get(), lance, options.storageVersion(),
               options.maxRowsPerFile(), options.maxBytesPerFile(), rows -> { });
-      List<Fragment> fragments = new ArrayList<>();
-      for (int i = 0; i < written.files().size(); i++) {
-        fragments.add(Fragment.builder(i).physicalRows(written.files().get(i).physicalRows())
-            .files(List.of(written.dataFile(i))).build());
-      }
       Table kernel;
       try {
-        kernel = Table.create(uri, ctx.store(), new dev.lancet.core.operation.Overwrite(fragments, lance, Map.of(), List.of()),
-            new DataStorageFormat("lance", options.storageVersion()), options.stableRowIds());
-      } catch (LancetException e) {
+        kernel = createVersionOne(ctx, lance, written.files(), options);
+      } catch (RuntimeException e) {
         StreamWrite.delete(ctx, written);
-        if (e.getMessage() != null && e.getMessage().contains("already exists")
-            || e.getCause() instanceof dev.lancet.core.commit.CommitConflictException) {
-          throw new AlreadyExistsException(e.getMessage(), e);
-        }
-        throw Commits.translate(e);
+        throw e;
       }
       done = true;
       return new LanceTable(ctx, kernel, true);
@@ -155,7 +145,31 @@ public final class LanceTable implements AutoCloseable {
     }
   }
 
-  private static TableContext context(String uri, Map<String, String> storageOptions,
+  /**
+   * Commits version 1 of a new table holding {@code files} (one fragment each, written with the
+   * ids of {@code lance}), as lance-core creates a table: a legacy Overwrite.
+   */
+  static Table createVersionOne(TableContext ctx, Schema lance,
+      List<dev.lancet.table.spi.WrittenFile> files, CreateOptions options) {
+    List<Fragment> fragments = new ArrayList<>();
+    for (int i = 0; i < files.size(); i++) {
+      fragments.add(Fragment.builder(i).physicalRows(files.get(i).physicalRows())
+          .files(List.of(StreamWrite.dataFile(files.get(i)))).build());
+    }
+    try {
+      return Table.create(ctx.uri(), ctx.store(),
+          new dev.lancet.core.operation.Overwrite(fragments, lance, Map.of(), List.of()),
+          new DataStorageFormat("lance", options.storageVersion()), options.stableRowIds());
+    } catch (LancetException e) {
+      if (e.getMessage() != null && e.getMessage().contains("already exists")
+          || e.getCause() instanceof dev.lancet.core.commit.CommitConflictException) {
+        throw new AlreadyExistsException(e.getMessage(), e);
+      }
+      throw Commits.translate(e);
+    }
+  }
+
+  static TableContext context(String uri, Map<String, String> storageOptions,
       Optional<DataFileFormat> dataFiles) {
     DataFileFormat format = dataFiles.orElseGet(DataFileFormats::discover);
     // One URI and one map of lance-core's storage options name the table for the kernel's store
@@ -221,6 +235,49 @@ public final class LanceTable implements AutoCloseable {
   /** Shorthand for {@code newOverwrite().from(data).commit()}. */
   public CommitInfo overwrite(ArrowReader data) {
     return newOverwrite().from(data).commit();
+  }
+
+  // ---- engines: writes spread over workers -------------------------------------------------
+
+  /**
+   * An append whose data files are written by an engine's workers and committed here once
+   * (see {@link DistributedWrite}), planned against the newest version now.
+   *
+   * @param limits the data-file limits ({@code maxRowsPerFile}, {@code maxBytesPerFile})
+   * @param keyColumns columns whose key hashes the workers collect for a unique-key assertion
+   *     (none for a plain append)
+   */
+  public DistributedWrite newDistributedWrite(CreateOptions limits, List<String> keyColumns) {
+    return DistributedWrite.append(ctx, latest(), limits, keyColumns);
+  }
+
+  /** {@link #newDistributedWrite} planned against version {@code readVersion}. */
+  public DistributedWrite newDistributedWrite(long readVersion, CreateOptions limits,
+      List<String> keyColumns) {
+    return DistributedWrite.append(ctx, resolve(new VersionRef.Number(readVersion)), limits,
+        keyColumns);
+  }
+
+  /**
+   * An overwrite (new content and schema {@code arrow}) written by an engine's workers and
+   * committed here once, planned against the newest version now.
+   */
+  public DistributedWrite newDistributedOverwrite(org.apache.arrow.vector.types.pojo.Schema arrow,
+      CreateOptions limits) {
+    return DistributedWrite.overwrite(ctx, latest(), arrow, limits);
+  }
+
+  /**
+   * Re-creates, on an engine's worker, the scan task a coordinator planned and described with
+   * {@link ScanTask#describe()}.
+   */
+  public ScanTask openTask(ScanTask.Descriptor descriptor) {
+    return newScan().task(descriptor);
+  }
+
+  /** The table config of the newest version (lance-core's {@code config()}). */
+  public Map<String, String> config() {
+    return latest().manifest().config();
   }
 
   // ---- schema evolution ---------------------------------------------------------------------

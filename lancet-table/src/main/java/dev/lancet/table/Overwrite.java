@@ -51,31 +51,39 @@ public final class Overwrite extends WriteBuilder<Overwrite> {
       StreamWrite.Written written = StreamWrite.write(ctx, reader, provisional, version,
           maxRowsPerFile, maxBytesPerFile, onProgress);
       TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read.version());
-      txn.step("overwrite with " + written.rows() + " rows", s -> {
-        s.resetTable();
-        for (Field f : provisional.fields()) {
-          Field def = f.toBuilder().id(0).parentId(Field.NO_PARENT).build();
-          if (f.isTopLevel()) {
-            s.addField(f.id(), def);
-          } else {
-            s.addChildField(f.id(), Ref.local(f.parentId()), def);
-          }
-        }
-        Map<String, String> md = new LinkedHashMap<>();
-        provisional.metadata().forEach((k, v) -> md.put(k, v.toStringUtf8()));
-        s.action(new ConfigUpdate(Optional.empty(), Optional.empty(),
-            Optional.of(new UpdateMap(UpdateMap.merge(md, List.of()).entries(), true)), List.of()));
-        for (int i = 0; i < written.files().size(); i++) {
-          s.addFragment(i, written.files().get(i).physicalRows());
-          List<Integer> tokens = written.files().get(i).fieldIds();
-          Ref[] refs = new Ref[tokens.size()];
-          for (int j = 0; j < refs.length; j++) {
-            refs[j] = Ref.local(tokens.get(j));
-          }
-          s.addDataFile(Ref.local(i), written.dataFile(i), refs);
-        }
-      });
+      txn.step("overwrite with " + written.rows() + " rows",
+          s -> replaceWith(s, provisional, written.files()));
       return Append.publish(ctx, txn, written, onAttempt, maxRetries);
+    }
+  }
+
+  /**
+   * The actions that replace a table's content and schema with {@code files} (written with the
+   * provisional ids of {@code provisional}, which are the AddField tokens).
+   */
+  static void replaceWith(dev.lancet.core.transaction.StepBuilder s, Schema provisional,
+      List<dev.lancet.table.spi.WrittenFile> files) {
+    s.resetTable();
+    for (Field f : provisional.fields()) {
+      Field def = f.toBuilder().id(0).parentId(Field.NO_PARENT).build();
+      if (f.isTopLevel()) {
+        s.addField(f.id(), def);
+      } else {
+        s.addChildField(f.id(), Ref.local(f.parentId()), def);
+      }
+    }
+    Map<String, String> md = new LinkedHashMap<>();
+    provisional.metadata().forEach((k, v) -> md.put(k, v.toStringUtf8()));
+    s.action(new ConfigUpdate(Optional.empty(), Optional.empty(),
+        Optional.of(new UpdateMap(UpdateMap.merge(md, List.of()).entries(), true)), List.of()));
+    for (int i = 0; i < files.size(); i++) {
+      s.addFragment(i, files.get(i).physicalRows());
+      List<Integer> tokens = files.get(i).fieldIds();
+      Ref[] refs = new Ref[tokens.size()];
+      for (int j = 0; j < refs.length; j++) {
+        refs[j] = Ref.local(tokens.get(j));
+      }
+      s.addDataFile(Ref.local(i), StreamWrite.dataFile(files.get(i)), refs);
     }
   }
 }

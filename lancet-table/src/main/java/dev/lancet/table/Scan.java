@@ -119,6 +119,11 @@ public final class Scan {
     return this;
   }
 
+  /** The version the scan reads (a tag or time resolved to its number). */
+  public long version() {
+    return plan().version();
+  }
+
   /** The Arrow schema of the batches the scan returns. */
   public org.apache.arrow.vector.types.pojo.Schema schema() {
     return plan().outSchema();
@@ -157,6 +162,18 @@ public final class Scan {
       }
     }
     return tasks;
+  }
+
+  /** The task {@code d} describes, at its version, with its columns and ranges. */
+  ScanTask task(ScanTask.Descriptor d) {
+    asOfVersion(d.version()).select(d.columns()).batchSize(d.batchSize());
+    this.withRowId = d.withRowId();
+    this.withRowAddr = d.withRowAddr();
+    Plan plan = plan();
+    Fragment f = plan.manifest().fragments().stream().filter(x -> x.id() == d.fragmentId())
+        .findFirst().orElseThrow(() -> new NotFoundException("fragment " + d.fragmentId()
+            + " is not in version " + d.version() + " of " + ctx.uri()));
+    return new ScanTask(ctx, plan, f, d.ranges());
   }
 
   /** The scan's rows as Arrow batches, from the table's allocator. */

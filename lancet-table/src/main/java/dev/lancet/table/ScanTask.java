@@ -40,6 +40,31 @@ public final class ScanTask {
     return RowSelection.count(ranges);
   }
 
+  /** The physical row ranges of the fragment the task reads. */
+  public List<RowRange> ranges() {
+    return ranges;
+  }
+
+  /** A serializable description, re-opened with {@link LanceTable#openTask} on a worker. */
+  public Descriptor describe() {
+    List<String> columns = plan.projected().stream().map(Field::name).toList();
+    return new Descriptor(plan.version(), fragment.id(), ranges, columns, plan.withRowId(),
+        plan.withRowAddr(), plan.batchSize());
+  }
+
+  /**
+   * What a worker needs to re-create a task: the version, the fragment and its row ranges, the
+   * projected columns (by name at that version) and the extra columns.
+   */
+  public record Descriptor(long version, long fragmentId, List<RowRange> ranges,
+      List<String> columns, boolean withRowId, boolean withRowAddr, int batchSize)
+      implements java.io.Serializable {
+    public Descriptor {
+      ranges = List.copyOf(ranges);
+      columns = List.copyOf(columns);
+    }
+  }
+
   /** The task's rows as Arrow batches, allocated from the table's allocator. */
   public ArrowReader open() {
     return open(ctx.allocator());

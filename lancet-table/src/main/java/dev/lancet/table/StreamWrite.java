@@ -25,10 +25,14 @@ final class StreamWrite {
   record Written(List<WrittenFile> files, long rows) {
     /** The manifest entry of file {@code i}. */
     DataFile dataFile(int i) {
-      WrittenFile w = files.get(i);
-      return new DataFile(w.path(), w.fieldIds(), w.columnIndices(), w.fileMajorVersion(),
-          w.fileMinorVersion(), w.sizeBytes());
+      return StreamWrite.dataFile(files.get(i));
     }
+  }
+
+  /** The manifest entry of a written file. */
+  static DataFile dataFile(WrittenFile w) {
+    return new DataFile(w.path(), w.fieldIds(), w.columnIndices(), w.fileMajorVersion(),
+        w.fileMinorVersion(), w.sizeBytes());
   }
 
   private StreamWrite() {}
@@ -74,7 +78,12 @@ final class StreamWrite {
 
   /** Deletes the files of a write that did not commit (best effort). */
   static void delete(TableContext ctx, Written written) {
-    for (WrittenFile f : written.files()) {
+    delete(ctx, written.files());
+  }
+
+  /** Deletes data files that no commit references (best effort). */
+  static void delete(TableContext ctx, List<WrittenFile> files) {
+    for (WrittenFile f : files) {
       try {
         ctx.store().delete("data/" + f.path());
       } catch (IOException | RuntimeException e) {

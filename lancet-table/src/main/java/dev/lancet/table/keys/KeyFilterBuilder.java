@@ -72,6 +72,20 @@ public final class KeyFilterBuilder {
    *     type is not supported
    */
   public KeyFilterBuilder add(List<? extends FieldVector> keyColumns) {
+    forEachKeyHash(keyColumns, this::addHash);
+    return this;
+  }
+
+  /**
+   * Hands the key hash of every row of one batch that has a key (no null in a key column) to
+   * {@code sink}, in row order: for engines whose workers hash keys and whose coordinator builds
+   * the filter ({@link #addHash}).
+   *
+   * @throws IllegalArgumentException when there are no columns, their lengths differ, or a column
+   *     type is not supported
+   */
+  public static void forEachKeyHash(List<? extends FieldVector> keyColumns,
+      java.util.function.LongConsumer sink) {
     if (keyColumns.isEmpty()) {
       throw new IllegalArgumentException("at least one key column is required");
     }
@@ -91,16 +105,16 @@ public final class KeyFilterBuilder {
       }
       OptionalLong hash = KeyHasher.hashKey(parts);
       if (hash.isPresent()) {
-        addHash(hash.getAsLong());
+        sink.accept(hash.getAsLong());
       }
     }
-    return this;
   }
 
-  private void addHash(long hash) {
+  /** Adds one key hash (as {@link #forEachKeyHash} gives them). */
+  public KeyFilterBuilder addHash(long hash) {
     if (bloom != null) {
       bloom.insert(hash);
-      return;
+      return this;
     }
     exact.add(hash);
     if (exact.size() > exactThreshold) {
@@ -110,6 +124,7 @@ public final class KeyFilterBuilder {
       }
       exact = null;
     }
+    return this;
   }
 
   /** The filter over every key added so far. */

@@ -10,6 +10,8 @@ import java.util.Objects;
  * @param fieldIds the table field id of each slot, in slot order
  * @param columnIndices the file column of each slot
  * @param physicalRows the rows the file holds
+ *
+ * <p>Serializable so that an engine's workers can hand descriptions to its coordinator.
  */
 public record WrittenFile(
     String path,
@@ -18,7 +20,7 @@ public record WrittenFile(
     int fileMajorVersion,
     int fileMinorVersion,
     long sizeBytes,
-    long physicalRows) {
+    long physicalRows) implements java.io.Serializable {
 
   public WrittenFile {
     Objects.requireNonNull(path, "path");
