@@ -157,7 +157,9 @@ class BadInputProperties {
           };
           List<Action> actions = action != null ? List.of(action)
               : List.of(BadInputs.append(BadInputs.at(table, path), 10));
-          return new Defect(site + " path " + dev.lancet.format.Texts.quote(path), actions, b[1], false);
+          // An empty first segment makes the path absolute, which is reported as such.
+          String named = b[0].isEmpty() && pre.isEmpty() ? "absolute" : b[1];
+          return new Defect(site + " path " + dev.lancet.format.Texts.quote(path), actions, named, false);
         });
   }
 
