@@ -58,6 +58,7 @@ class ConcurrentMergeInsertTest {
     String uri = newTable(true);
     int writers = 4;
     CyclicBarrier start = new CyclicBarrier(writers);
+    List<StatementResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
     ExecutorService pool = Executors.newFixedThreadPool(writers);
     List<Future<List<Ack>>> futures = new ArrayList<>();
     for (int w = 0; w < writers; w++) {
@@ -65,9 +66,10 @@ class ConcurrentMergeInsertTest {
       futures.add(pool.submit(() -> {
         List<Ack> acks = new ArrayList<>();
         try (BufferAllocator alloc = new RootAllocator(); LanceTable t = LanceTable.open(uri)) {
-          start.await();
           for (int r = 0; r < ROUNDS; r++) {
+            start.await(); // every round's merge inserts plan against the same version and race
             StatementResult res = MergeInsertWorkerMain.upsert(t, alloc, writer, r);
+            results.add(res);
             acks.add(new Ack(writer, r, res.version().getAsLong()));
           }
         }
@@ -79,6 +81,9 @@ class ConcurrentMergeInsertTest {
       acks.addAll(f.get(5, TimeUnit.MINUTES));
     }
     pool.shutdown();
+    // The races happened: some merge inserts were planned again after a conflict.
+    assertThat(results.stream().mapToInt(StatementResult::plans).sum())
+        .isGreaterThan(results.size());
     check(uri, acks, writers);
   }
 

@@ -82,15 +82,26 @@ public final class KeyValueRows extends ArrowReader {
     return out;
   }
 
-  /** The keys writer {@code w} upserts in round {@code r}: shared ones and one of its own. */
+  /**
+   * The keys writer {@code w} upserts in round {@code r}. Even rounds update existing keys every
+   * writer updates (they collide on the rows' deletions) and insert a shared new key; odd rounds
+   * only insert new keys every writer inserts too (only the unique-key assertion keeps them
+   * from being inserted twice). Every round also inserts a key of the writer's own.
+   */
   public static Map<Long, String> round(int w, int r) {
     Map<Long, String> out = new TreeMap<>();
     String value = "w" + w + "-r" + r;
-    for (long k = 0; k < 6; k++) {
-      out.put(r * 3 + k, value);            // overlaps the other writers and the next round
+    if (r % 2 == 0) {
+      for (long k = 0; k < 6; k++) {
+        out.put(r * 3 + k, value);
+      }
+      out.put(100 + (long) r, value);
+    } else {
+      for (long k = 0; k < 5; k++) {
+        out.put(200 + r * 10L + k, value);
+      }
     }
-    out.put(100 + (long) r, value);           // a new key every writer inserts in round r
-    out.put(1000 + w * 100L + r, value);      // a key only this writer inserts
+    out.put(1000 + w * 100L + r, value);
     return out;
   }
 }
