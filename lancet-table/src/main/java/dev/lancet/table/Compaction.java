@@ -138,6 +138,7 @@ public final class Compaction extends StatementBuilder<Compaction> {
         while ((batch = read.next()) != null) {
           long[] offsets = read.offsets();
           int n = offsets.length;
+          view.advance(n);
           long[] rowIds = new long[n];
           long[] c = new long[n];
           long[] u = new long[n];

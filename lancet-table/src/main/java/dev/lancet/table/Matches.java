@@ -29,6 +29,7 @@ final class Matches {
       VectorSchemaRoot batch;
       while ((batch = read.next()) != null) {
         long[] offsets = read.offsets();
+        view.advance(offsets.length);
         RoaringBitmap selected = filter.selection(batch);
         selected.forEach((int i) -> out.add((int) offsets[i]));
       }

@@ -354,6 +354,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
             VectorSchemaRoot batch;
             while ((batch = in.next()) != null) {
               long[] offsets = in.offsets();
+              view.advance(offsets.length);
               List<FieldVector> kc = columns(batch, scanKeyIndex);
               int n = batch.getRowCount();
               int[] hitRow = new int[n];

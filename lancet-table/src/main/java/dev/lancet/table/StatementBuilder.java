@@ -17,6 +17,7 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
   int maxRetries = 20;
   Consumer<Attempt> onAttempt = a -> { };
   int batchSize = Scan.DEFAULT_BATCH_SIZE;
+  java.util.function.LongConsumer onProgress = rows -> { };
 
   StatementBuilder(TableContext ctx, Supplier<Snapshot> latest) {
     this.ctx = ctx;
@@ -52,6 +53,12 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
     return self();
   }
 
+  /** Reports the table rows read so far, in each plan (for progress displays). */
+  public B onProgress(java.util.function.LongConsumer rowsRead) {
+    this.onProgress = Objects.requireNonNull(rowsRead, "rowsRead");
+    return self();
+  }
+
   /** Rows per batch read from the table (default 8,192). */
   public B batchSize(int rows) {
     if (rows <= 0) {
@@ -62,6 +69,6 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
   }
 
   StatementResult run(Statement s) {
-    return StatementRunner.run(ctx, latest, s, maxReplans, maxRetries, onAttempt);
+    return StatementRunner.run(ctx, latest, s, maxReplans, maxRetries, onAttempt, onProgress);
   }
 }

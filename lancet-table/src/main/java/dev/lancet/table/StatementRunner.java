@@ -23,7 +23,8 @@ final class StatementRunner {
   private StatementRunner() {}
 
   static StatementResult run(TableContext ctx, Supplier<Snapshot> latest, Statement statement,
-      int maxReplans, int maxRetries, Consumer<Attempt> onAttempt) {
+      int maxReplans, int maxRetries, Consumer<Attempt> onAttempt,
+      java.util.function.LongConsumer onProgress) {
     List<Attempt> attempts = new ArrayList<>();
     Consumer<Attempt> observer = a -> {
       attempts.add(a);
@@ -33,8 +34,9 @@ final class StatementRunner {
     try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
       while (true) {
         plans++;
-        TxnPlan plan = new TxnPlan(ctx, new TableView(ctx, latest.get()),
-            TxnPlan.noReservations());
+        TableView view = new TableView(ctx, latest.get());
+        view.onProgress(onProgress);
+        TxnPlan plan = new TxnPlan(ctx, view, TxnPlan.noReservations());
         Statement.Counts counts;
         int files;
         try {
@@ -58,8 +60,14 @@ final class StatementRunner {
           throw e; // the files stay: the commit may have landed
         } catch (RetryableConflictException e) {
           plan.deleteWritten();
-          if (!(e.getCause() instanceof ConflictingCommitException) || plans > maxReplans) {
+          if (!(e.getCause() instanceof ConflictingCommitException)) {
             throw e;
+          }
+          if (plans > maxReplans) {
+            throw new RetryableConflictException(statement.describe() + ": planned " + plans
+                + " time(s), and a concurrent commit collided every time (the re-plan budget, "
+                + maxReplans + ", is spent); the last: " + e.getMessage(), e.winnerVersion(),
+                e.collisions(), e.getCause());
           }
         } catch (RuntimeException e) {
           plan.deleteWritten();

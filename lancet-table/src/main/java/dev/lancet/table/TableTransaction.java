@@ -55,6 +55,7 @@ public final class TableTransaction {
   private final List<AutoCloseable> owned = new ArrayList<>();
   private int maxRetries = 20;
   private Consumer<Attempt> onAttempt = a -> { };
+  private java.util.function.LongConsumer onProgress = rows -> { };
 
   TableTransaction(TableContext ctx, Supplier<Snapshot> latest) {
     this.ctx = ctx;
@@ -140,6 +141,12 @@ public final class TableTransaction {
     return this;
   }
 
+  /** Reports the table rows the statements have read so far. */
+  public TableTransaction onProgress(java.util.function.LongConsumer rowsRead) {
+    this.onProgress = Objects.requireNonNull(rowsRead, "rowsRead");
+    return this;
+  }
+
   /** Runs the statements in order and commits them as one version. */
   public TransactionResult commit() {
     if (statements.isEmpty()) {
@@ -152,8 +159,9 @@ public final class TableTransaction {
     };
     List<Long> reservations = new ArrayList<>();
     try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
-      TxnPlan plan = new TxnPlan(ctx, new TableView(ctx, latest.get()),
-          p -> reservations.add(reserve(p, observer)));
+      TableView view = new TableView(ctx, latest.get());
+      view.onProgress(onProgress);
+      TxnPlan plan = new TxnPlan(ctx, view, p -> reservations.add(reserve(p, observer)));
       List<TransactionResult.StatementCounts> counts = new ArrayList<>();
       CommitResult r;
       try {

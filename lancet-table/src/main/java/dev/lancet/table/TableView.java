@@ -31,6 +31,8 @@ final class TableView {
   private final int fieldWatermark;
   private final List<ViewFragment> fragments = new ArrayList<>();
   private long nextProvisionalId = FIRST_PROVISIONAL_ID;
+  private java.util.function.LongConsumer progress = rows -> { };
+  private long rowsRead;
 
   TableView(TableContext ctx, Snapshot read) {
     this.ctx = ctx;
@@ -53,6 +55,17 @@ final class TableView {
       }
     }
     return max;
+  }
+
+  /** Reports the table rows statements have read so far (for progress displays). */
+  void onProgress(java.util.function.LongConsumer observer) {
+    this.progress = observer;
+  }
+
+  /** Notes that {@code rows} more table rows were read. */
+  void advance(long rows) {
+    rowsRead += rows;
+    progress.accept(rowsRead);
   }
 
   TableContext ctx() {
