@@ -2,6 +2,7 @@ package dev.lancet.table;
 
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.table.expr.BoundPredicate;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.roaringbitmap.RoaringBitmap;
@@ -63,12 +64,11 @@ public final class Delete extends StatementBuilder<Delete> {
     public Counts plan(TxnPlan plan, TxnPlan.Step step) {
       TableView view = plan.view();
       BoundPredicate filter = Sql.filter(predicate, view.arrowSchema(), "WHERE");
-      long deleted = 0;
-      for (ViewFragment f : view.fragments()) {
-        RoaringBitmap rows = Matches.of(view, f, filter, batchSize);
-        deleted += Deletions.delete(plan, step, f, rows);
-      }
-      return new Counts(deleted, 0, 0);
+      List<ViewFragment> fragments = view.fragments();
+      // Fragments are independent: matched, and their deletion files written, in parallel.
+      List<RoaringBitmap> rows = Parallel.map(fragments,
+          f -> Matches.of(view, f, filter, batchSize));
+      return new Counts(Deletions.deleteAll(plan, step, fragments, rows), 0, 0);
     }
   }
 }

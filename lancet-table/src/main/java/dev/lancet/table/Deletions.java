@@ -8,6 +8,7 @@ import dev.lancet.format.deletion.DeletionVector;
 import dev.lancet.format.model.DeletionFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Optional;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -21,34 +22,78 @@ import org.roaringbitmap.RoaringBitmap;
 final class Deletions {
   private Deletions() {}
 
+  /** A fragment's deletion, written but not yet part of the step. */
+  record Prepared(ViewFragment fragment, DeletionVector after, long deleted,
+      Optional<DeletionFile> file) {}
+
   /** Deletes {@code rows} (physical offsets, live ones) of {@code f}; returns rows deleted. */
   static long delete(TxnPlan plan, TxnPlan.Step step, ViewFragment f, RoaringBitmap rows) {
     if (rows.isEmpty()) {
       return 0;
     }
+    if (!f.hasCommittedId() && !leavesNothing(plan, f, rows)) {
+      plan.reserveIds();
+    }
+    return add(plan, step, prepare(plan, f, rows));
+  }
+
+  /**
+   * Deletes the rows of many fragments at once: their deletion files are written in parallel
+   * (each waits on the store's fsync), then added to the step in order. Returns rows deleted.
+   */
+  static long deleteAll(TxnPlan plan, TxnPlan.Step step, List<ViewFragment> fragments,
+      List<RoaringBitmap> rows) {
+    List<Integer> todo = new java.util.ArrayList<>();
+    for (int i = 0; i < fragments.size(); i++) {
+      if (!rows.get(i).isEmpty()) {
+        todo.add(i);
+        if (!fragments.get(i).hasCommittedId() && !leavesNothing(plan, fragments.get(i), rows.get(i))) {
+          plan.reserveIds();
+        }
+      }
+    }
+    List<Prepared> prepared = Parallel.map(todo, i -> prepare(plan, fragments.get(i), rows.get(i)));
+    long deleted = 0;
+    for (Prepared p : prepared) {
+      deleted += add(plan, step, p);
+    }
+    return deleted;
+  }
+
+  private static boolean leavesNothing(TxnPlan plan, ViewFragment f, RoaringBitmap rows) {
+    return f.deleted(plan.ctx()).union(DeletionVector.fromBitmap(rows)).cardinality()
+        >= f.fragment().physicalRows();
+  }
+
+  /** The new deletion vector, written as a file unless the fragment is left empty. */
+  private static Prepared prepare(TxnPlan plan, ViewFragment f, RoaringBitmap rows) {
     TableContext ctx = plan.ctx();
     DeletionVector before = f.deleted(ctx);
     DeletionVector after = before.union(DeletionVector.fromBitmap(rows));
     long deleted = after.cardinality() - before.cardinality();
     if (after.cardinality() >= f.fragment().physicalRows()) {
-      step.add(() -> java.util.List.of(new RemoveFragment(f.ref(), true)));
-      f.markRemoved();
-      f.deleted(after);
-      return deleted;
-    }
-    if (!f.hasCommittedId()) {
-      plan.reserveIds();
+      return new Prepared(f, after, deleted, Optional.empty());
     }
     long id = f.id();
-    DeletionFile file;
     try {
-      file = DeletionFiles.write(ctx.store(), id, plan.view().readVersion(), after);
+      return new Prepared(f, after, deleted, Optional.of(
+          DeletionFiles.write(ctx.store(), id, plan.view().readVersion(), after)));
     } catch (IOException e) {
       throw new UncheckedIOException("writing the deletion file of fragment " + id, e);
     }
-    plan.wrote(DeletionFileNames.DIRECTORY + "/" + file.fileName(id));
-    step.add(new SetDeletionFile(id, Optional.of(file), true));
-    f.deleted(after);
-    return deleted;
+  }
+
+  private static long add(TxnPlan plan, TxnPlan.Step step, Prepared p) {
+    ViewFragment f = p.fragment();
+    if (p.file().isEmpty()) {
+      step.add(() -> List.of(new RemoveFragment(f.ref(), true)));
+      f.markRemoved();
+    } else {
+      long id = f.id();
+      plan.wrote(DeletionFileNames.DIRECTORY + "/" + p.file().get().fileName(id));
+      step.add(new SetDeletionFile(id, p.file(), true));
+    }
+    f.deleted(p.after());
+    return p.deleted();
   }
 }

@@ -63,7 +63,7 @@ final class TableView {
   }
 
   /** Notes that {@code rows} more table rows were read. */
-  void advance(long rows) {
+  synchronized void advance(long rows) {
     rowsRead += rows;
     progress.accept(rowsRead);
   }
