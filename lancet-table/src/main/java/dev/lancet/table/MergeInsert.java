@@ -10,13 +10,10 @@ import dev.lancet.table.expr.BoundPredicate;
 import dev.lancet.table.keys.KeyFilterBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -277,13 +274,16 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       List<Field> top = view.schema().topLevel();
       int[] keyIndex = keyFields.stream().mapToInt(top::indexOf).toArray();
       // The source's keys.
-      Map<ByteBuffer, Integer> bySourceKey = new HashMap<>();
       int total = 0;
       for (VectorSchemaRoot b : batches) {
         total += b.getRowCount();
       }
       int[] batchOf = new int[total];
       int[] rowOf = new int[total];
+      boolean integerKey = !batches.isEmpty() && KeyIndex.integer(columns(batches.get(0), keyIndex));
+      long[] ints = integerKey ? new long[total] : null;
+      boolean[] nulls = integerKey ? new boolean[total] : null;
+      byte[][] bytes = integerKey ? null : new byte[total][];
       int g = 0;
       for (int bi = 0; bi < batches.size(); bi++) {
         VectorSchemaRoot b = batches.get(bi);
@@ -298,13 +298,21 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
         for (int r = 0; r < b.getRowCount(); r++, g++) {
           batchOf[g] = bi;
           rowOf[g] = r;
-          byte[] key = KeyFilterBuilder.keyBytes(kc, r);
-          if (key != null && bySourceKey.put(ByteBuffer.wrap(key), g) != null) {
-            throw new InvalidInputException("the source has the key " + describeKey(kc, r)
-                + " (" + String.join(", ", spec.keys) + ") more than once; a merge insert "
-                + "needs unique source keys (lance-core: an ambiguous merge insert)");
+          if (integerKey) {
+            nulls[g] = kc.get(0).isNull(r);
+            ints[g] = nulls[g] ? 0 : KeyIndex.value(kc.get(0), r);
+          } else {
+            bytes[g] = KeyFilterBuilder.keyBytes(kc, r);
           }
         }
+      }
+      KeyIndex bySourceKey = KeyIndex.of(integerKey, ints, nulls, bytes, total);
+      if (bySourceKey.duplicate() >= 0) {
+        int d = bySourceKey.duplicate();
+        throw new InvalidInputException("the source has the key "
+            + describeKey(columns(batches.get(batchOf[d]), keyIndex), rowOf[d]) + " ("
+            + String.join(", ", spec.keys) + ") more than once; a merge insert needs unique "
+            + "source keys (lance-core: an ambiguous merge insert)");
       }
       boolean[] matchedSource = new boolean[total];
       org.apache.arrow.vector.types.pojo.Schema arrow = view.arrowSchema();
@@ -342,69 +350,32 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       long deleted = 0;
       long inserted = 0;
       try (RowSink sink = new RowSink(plan, step, true, spec.maxRowsPerFile)) {
-        for (ViewFragment f : view.fragments()) {
-          List<dev.lancet.table.spi.RowRange> live = f.liveRanges(ctx);
-          if (live.isEmpty()) {
-            continue;
-          }
-          RoaringBitmap update = new RoaringBitmap();
-          RoaringBitmap remove = new RoaringBitmap();
-          List<long[]> updateRows = new ArrayList<>(); // (offset, source row)
-          try (FragmentRead in = view.read(f, scanColumns, live, spec.batchSize)) {
-            VectorSchemaRoot batch;
-            while ((batch = in.next()) != null) {
-              long[] offsets = in.offsets();
-              view.advance(offsets.length);
-              List<FieldVector> kc = columns(batch, scanKeyIndex);
-              int n = batch.getRowCount();
-              int[] hitRow = new int[n];
-              int[] hitSource = new int[n];
-              int hits = 0;
-              RoaringBitmap unmatched = new RoaringBitmap();
-              for (int r = 0; r < n; r++) {
-                byte[] key = KeyFilterBuilder.keyBytes(kc, r);
-                Integer s = key == null ? null : bySourceKey.get(ByteBuffer.wrap(key));
-                if (s == null) {
-                  unmatched.add(r);
-                } else {
-                  matchedSource[s] = true;
-                  hitRow[hits] = r;
-                  hitSource[hits] = s;
-                  hits++;
-                }
-              }
-              if (spec.whenMatched == WhenMatched.UPDATE_ALL && hits > 0) {
-                boolean[] take = conditionHolds(condition, batch, conditionTarget, scanColumns,
-                    hitRow, hitSource, batchOf, rowOf, hits, ctx.allocator());
-                for (int i = 0; i < hits; i++) {
-                  if (take[i]) {
-                    update.add((int) offsets[hitRow[i]]);
-                    updateRows.add(new long[] {offsets[hitRow[i]], hitSource[i]});
-                  }
-                }
-              }
-              if (spec.bySource == WhenNotMatchedBySource.DELETE && !unmatched.isEmpty()) {
-                RoaringBitmap doomed = deleteFilter.isPresent()
-                    ? RoaringBitmap.and(unmatched, deleteFilter.get().selection(batch))
-                    : unmatched;
-                doomed.forEach((int r) -> remove.add((int) offsets[r]));
-              }
-            }
-          } catch (IOException e) {
-            throw new UncheckedIOException("matching keys in fragment " + f.id(), e);
-          }
-          if (!updateRows.isEmpty()) {
+        List<ViewFragment> fragments = view.fragments();
+        Optional<BoundPredicate> cond = condition;
+        List<Field> condTarget = conditionTarget;
+        Optional<BoundPredicate> delFilter = deleteFilter;
+        // Fragments are matched in parallel (each marks the source rows it matched); the
+        // updated rows are then written in fragment order.
+        List<FragmentMatch> found = Parallel.map(fragments, f -> match(view, f, scanColumns,
+            scanKeyIndex, bySourceKey, matchedSource, cond, condTarget, delFilter, batchOf, rowOf,
+            ctx));
+        List<RoaringBitmap> leaving = new ArrayList<>();
+        for (FragmentMatch m : found) {
+          ViewFragment f = m.fragment();
+          if (!m.updateRows().isEmpty()) {
             if (view.stableRowIds() && f.pending().isPresent()
                 && f.pending().get().rowsWithoutIds() > 0) {
               plan.reserveIds();
             }
-            writeUpdated(sink, view, f, updateRows, batchOf, rowOf, writtenKeys, keyIndex, ctx);
-            ReadSet.declareRead(plan, step, f, update, keyFields);
+            writeUpdated(sink, view, f, m.updateRows(), batchOf, rowOf, writtenKeys, keyIndex,
+                ctx);
+            ReadSet.declareRead(plan, step, f, m.update(), keyFields);
           }
-          updated += update.getLongCardinality();
-          deleted += remove.getLongCardinality();
-          Deletions.delete(plan, step, f, RoaringBitmap.or(update, remove));
+          updated += m.update().getLongCardinality();
+          deleted += m.remove().getLongCardinality();
+          leaving.add(RoaringBitmap.or(m.update(), m.remove()));
         }
+        Deletions.deleteAll(plan, step, fragments, leaving);
         if (spec.whenNotMatched == WhenNotMatched.INSERT_ALL) {
           int[] pickBatch = new int[spec.batchSize];
           int[] pickRow = new int[spec.batchSize];
@@ -431,6 +402,66 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
         step.add(new AssertUniqueKeys(refs, writtenKeys.build()));
       }
       return new Counts(deleted, updated, inserted);
+    }
+
+    /** What one fragment's scan found: rows to update (offset, source row) and to delete. */
+    private record FragmentMatch(ViewFragment fragment, List<long[]> updateRows,
+        RoaringBitmap update, RoaringBitmap remove) {}
+
+    private FragmentMatch match(TableView view, ViewFragment f, List<Field> scanColumns,
+        int[] scanKeyIndex, KeyIndex bySourceKey, boolean[] matchedSource,
+        Optional<BoundPredicate> condition, List<Field> conditionTarget,
+        Optional<BoundPredicate> deleteFilter, int[] batchOf, int[] rowOf, TableContext ctx) {
+      RoaringBitmap update = new RoaringBitmap();
+      RoaringBitmap remove = new RoaringBitmap();
+      List<long[]> updateRows = new ArrayList<>();
+      List<dev.lancet.table.spi.RowRange> live = f.liveRanges(ctx);
+      if (live.isEmpty()) {
+        return new FragmentMatch(f, updateRows, update, remove);
+      }
+      try (FragmentRead in = view.read(f, scanColumns, live, spec.batchSize)) {
+        VectorSchemaRoot batch;
+        while ((batch = in.next()) != null) {
+          long[] offsets = in.offsets();
+          view.advance(offsets.length);
+          List<FieldVector> kc = columns(batch, scanKeyIndex);
+          int n = batch.getRowCount();
+          int[] hitRow = new int[n];
+          int[] hitSource = new int[n];
+          int hits = 0;
+          RoaringBitmap unmatched = new RoaringBitmap();
+          for (int r = 0; r < n; r++) {
+            int s = bySourceKey.lookup(kc, r);
+            if (s < 0) {
+              unmatched.add(r);
+            } else {
+              matchedSource[s] = true;
+              hitRow[hits] = r;
+              hitSource[hits] = s;
+              hits++;
+            }
+          }
+          if (spec.whenMatched == WhenMatched.UPDATE_ALL && hits > 0) {
+            boolean[] take = conditionHolds(condition, batch, conditionTarget, scanColumns,
+                hitRow, hitSource, batchOf, rowOf, hits, ctx.allocator());
+            for (int i = 0; i < hits; i++) {
+              if (take[i]) {
+                update.add((int) offsets[hitRow[i]]);
+                updateRows.add(new long[] {offsets[hitRow[i]], hitSource[i]});
+              }
+            }
+          }
+          if (spec.bySource == WhenNotMatchedBySource.DELETE && !unmatched.isEmpty()) {
+            RoaringBitmap doomed = deleteFilter.isPresent()
+                ? RoaringBitmap.and(unmatched, deleteFilter.get().selection(batch))
+                : unmatched;
+            doomed.forEach((int r) -> remove.add((int) offsets[r]));
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("matching keys in fragment " + f.id(), e);
+      }
+      return new FragmentMatch(f, updateRows, update, remove);
     }
 
     private void writeUpdated(RowSink sink, TableView view, ViewFragment f,

@@ -223,6 +223,35 @@ class StatementsTest {
   }
 
   @Test
+  void mergeInsertOnAStringKeyAndACompoundKeyMatchesByValueAndNeverMatchesANullKey()
+      throws IOException {
+    try (LanceTable t = table(false)) {
+      // Source ids 900..1099 keyed by name: a null name (id % 7 == 3) matches nothing.
+      long matched = 0;
+      for (long id = 900; id < 1000; id++) {
+        if (GeneratedRows.name(id) != null) {
+          matched++;
+        }
+      }
+      StatementResult r = t.mergeInsert("name").whenMatchedUpdateAll()
+          .from(rows(900, 200, 64)).commit();
+      assertThat(r.rowsUpdated()).isEqualTo(matched);
+      assertThat(r.rowsInserted()).isEqualTo(200 - matched);
+      assertThat(t.countRows()).isEqualTo(1000 + 200 - matched);
+      // (id, name): ids 0..9 all match except the null-named id 3.
+      StatementResult c = t.mergeInsert("id", "name").whenMatchedUpdateAll().whenNotMatchedSkip()
+          .from(rows(0, 10, 4)).commit();
+      assertThat(c.rowsUpdated()).isEqualTo(9);
+      assertThat(c.rowsInserted()).isZero();
+      ConcatReader twice = new ConcatReader(alloc, List.of(rows(5, 2, 2), rows(6, 1, 1)));
+      readers.add(twice);
+      assertThatThrownBy(() -> t.mergeInsert("id", "name").from(twice).commit())
+          .isInstanceOf(InvalidInputException.class).hasMessageContaining("more than once")
+          .hasMessageContaining("n6");
+    }
+  }
+
+  @Test
   void compactionRewritesSmallFragmentsKeepingRowIdsAndVersionsAsANoDataChangeRewrite()
       throws IOException {
     String uri = tmp.resolve("c").toString();
