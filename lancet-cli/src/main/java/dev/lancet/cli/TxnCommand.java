@@ -3,6 +3,7 @@ package dev.lancet.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lancet.cli.table.InputFiles;
+import dev.lancet.cli.table.Progress;
 import dev.lancet.table.LanceTable;
 import dev.lancet.table.MergeInsert;
 import dev.lancet.table.TableTransaction;
@@ -72,6 +73,9 @@ public final class TxnCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
+  @Option(names = "--progress", description = "Show progress on stderr even when it is not a terminal.")
+  boolean progress;
+
   private final List<Planned> statements = new ArrayList<>();
 
   @Option(names = "--append", paramLabel = "FILE", description = "Append the rows of FILE.")
@@ -139,9 +143,10 @@ public final class TxnCommand implements Callable<Integer> {
           + "--update, --merge-insert, --set-config)");
     }
     List<AutoCloseable> open = new ArrayList<>();
-    try (BufferAllocator alloc = new RootAllocator(); LanceTable table = LanceTable.open(location)) {
+    try (BufferAllocator alloc = new RootAllocator(); LanceTable table = LanceTable.open(location);
+        Progress p = new Progress(spec.commandLine().getErr(), progress, "read")) {
       try {
-        TableTransaction txn = table.newTransaction().maxRetries(maxRetries);
+        TableTransaction txn = table.newTransaction().maxRetries(maxRetries).onProgress(p);
         for (Planned s : statements) {
           switch (s.kind) {
             case "append" -> txn.append(input(s.arg, table, alloc, open));
@@ -173,6 +178,7 @@ public final class TxnCommand implements Callable<Integer> {
           }
         }
         TransactionResult r = txn.commit();
+        p.close();
         print(r);
       } finally {
         for (int i = open.size() - 1; i >= 0; i--) {

@@ -109,4 +109,33 @@ class StatementCommandsTest {
     assertThat(twice.exitCode()).isEqualTo(ExitCodes.USAGE);
     assertThat(twice.err()).contains("more than once");
   }
+
+  /** The progress line's last state: what follows the last carriage return, trimmed. */
+  private static String progressEnd(Cli.Result r) {
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.err().chars().filter(c -> c == '\n').count())
+        .as("one finished progress line in %s", r.err()).isEqualTo(1);
+    return r.err().substring(r.err().lastIndexOf('\r') + 1).trim();
+  }
+
+  @Test
+  void statementVerbsShowProgressOnStderrWhenAskedAndNothingInAPipe() throws Exception {
+    String t = table();
+    Path src = csv("s.csv", "id,name,score\n19,upd,0.5\n30,new,1.0\n");
+    Path more = csv("m.csv", "id,name,score\n40,x,1.0\n");
+    // Not a terminal (surefire's fork has no console): no progress unless --progress.
+    Cli.Result quiet = Cli.run("delete", t, "--where", "id = 0", "--json");
+    assertThat(quiet.exitCode()).as(quiet.err()).isZero();
+    assertThat(quiet.err()).isEmpty();
+    assertThat(progressEnd(Cli.run("delete", t, "--where", "id = 1", "--progress")))
+        .startsWith("read 19 rows (");
+    assertThat(progressEnd(Cli.run("update", t, "--where", "id = 2", "--set", "score=0",
+        "--progress"))).startsWith("read 18 rows (");
+    assertThat(progressEnd(Cli.run("merge-insert", t, "--on", "id", "--from", src.toString(),
+        "--progress"))).startsWith("read 18 rows (");
+    assertThat(progressEnd(Cli.run("txn", t, "--append", more.toString(), "--delete", "id = 3",
+        "--progress"))).startsWith("read 20 rows (");
+    assertThat(progressEnd(Cli.run("compact", t, "--target-rows-per-fragment", "100",
+        "--progress"))).startsWith("rewrote ");
+  }
 }
