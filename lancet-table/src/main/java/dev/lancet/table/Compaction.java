@@ -112,8 +112,15 @@ public final class Compaction extends StatementBuilder<Compaction> {
       List<Field> top = view.schema().topLevel();
       try (RowSink sink = new RowSink(plan, step, false, targetRowsPerFragment)) {
         for (List<ViewFragment> group : groups) {
+          // Fragments are read a few ahead on other threads while this one writes, in order.
+          Parallel.pipeline(group, Parallel.WINDOW, f -> read(view, f, top, ctx), held -> {
+            for (HeldBatches.Held h : held.batches()) {
+              sink.write(h.root(), RowSink.Kind.COMPACTED, h.rowIds(), h.createdAt(),
+                  h.lastUpdatedAt());
+              rewritten += h.root().getRowCount();
+            }
+          });
           for (ViewFragment f : group) {
-            copy(view, f, top, sink, ctx);
             materialized += f.deleted(ctx).cardinality();
             removed++;
           }
@@ -128,11 +135,12 @@ public final class Compaction extends StatementBuilder<Compaction> {
       return Counts.NONE;
     }
 
-    private void copy(TableView view, ViewFragment f, List<Field> top, RowSink sink,
-        TableContext ctx) {
+    /** The live rows of {@code f}, every column, with their row ids and versions. */
+    private HeldBatches read(TableView view, ViewFragment f, List<Field> top, TableContext ctx) {
       Optional<RowIdSequence> ids = f.rowIds(ctx);
       Optional<RowVersionSequence> created = f.createdAt(ctx);
       Optional<RowVersionSequence> updated = f.lastUpdatedAt(ctx);
+      HeldBatches out = new HeldBatches(ctx.allocator());
       try (FragmentRead read = view.read(f, top, f.liveRanges(ctx), batchSize)) {
         VectorSchemaRoot batch;
         while ((batch = read.next()) != null) {
@@ -147,11 +155,15 @@ public final class Compaction extends StatementBuilder<Compaction> {
             c[i] = created.isPresent() ? created.get().versionAt(offsets[i]) : 1;
             u[i] = updated.isPresent() ? updated.get().versionAt(offsets[i]) : c[i];
           }
-          sink.write(batch, RowSink.Kind.COMPACTED, rowIds, c, u);
-          rewritten += n;
+          out.add(batch, rowIds, c, u);
         }
-      } catch (IOException e) {
-        throw new UncheckedIOException("compacting fragment " + f.id(), e);
+        return out;
+      } catch (IOException | RuntimeException e) {
+        out.close();
+        if (e instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new UncheckedIOException("compacting fragment " + f.id(), (IOException) e);
       }
     }
 

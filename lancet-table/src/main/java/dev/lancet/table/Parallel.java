@@ -1,11 +1,14 @@
 package dev.lancet.table;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -16,6 +19,9 @@ import java.util.function.Function;
  */
 final class Parallel {
   private static final int THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+
+  /** How many items a pipeline reads ahead of the one being written. */
+  static final int WINDOW = THREADS;
 
   private Parallel() {}
 
@@ -44,15 +50,68 @@ final class Parallel {
       Thread.currentThread().interrupt();
       throw new LanceTableException("interrupted while running a statement", e);
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw new LanceTableException(e.getCause().getMessage(), e.getCause());
+      throw rethrow(e);
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * Runs {@code task} on up to {@code window} items ahead of the one {@code sink} takes, and hands
+   * the results to {@code sink} on the calling thread in item order: reads overlap one another and
+   * the writes, while at most {@code window} results are held. On a failure the results not yet
+   * handed over are closed and the first failure is rethrown.
+   */
+  static <T, R extends AutoCloseable> void pipeline(List<T> items, int window,
+      Function<T, R> task, Consumer<R> sink) {
+    if (items.isEmpty()) {
+      return;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, window), r -> {
+      Thread t = new Thread(r, "lancet-statement");
+      t.setDaemon(true);
+      return t;
+    });
+    Deque<Future<R>> ahead = new ArrayDeque<>();
+    int next = 0;
+    try {
+      while (next < items.size() || !ahead.isEmpty()) {
+        while (next < items.size() && ahead.size() < window) {
+          T item = items.get(next++);
+          ahead.add(pool.submit(() -> task.apply(item)));
+        }
+        try (R r = ahead.poll().get()) {
+          sink.accept(r);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LanceTableException("interrupted while running a statement", e);
+    } catch (ExecutionException e) {
+      throw rethrow(e);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Exception e) {
+      throw new LanceTableException(e.getMessage(), e);
+    } finally {
+      pool.shutdown(); // queued tasks run to their end: at most window of them
+      for (Future<R> f : ahead) {
+        try {
+          f.get().close();
+        } catch (Exception ignored) {
+          // a result nobody takes, or the task that failed
+        }
+      }
+    }
+  }
+
+  private static RuntimeException rethrow(ExecutionException e) {
+    if (e.getCause() instanceof RuntimeException r) {
+      return r;
+    }
+    if (e.getCause() instanceof Error err) {
+      throw err;
+    }
+    return new LanceTableException(e.getCause().getMessage(), e.getCause());
   }
 }
