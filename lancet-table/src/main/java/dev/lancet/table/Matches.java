@@ -41,13 +41,21 @@ final class Matches {
 
   /** The offsets as ascending ranges of consecutive rows. */
   static List<RowRange> ranges(RoaringBitmap rows) {
+    return ranges(rows, 0);
+  }
+
+  /**
+   * Ascending ranges covering the offsets, two ranges merged where at most {@code maxGap}
+   * unselected rows lie between them (a reader's cost per range exceeds that of a few rows).
+   */
+  static List<RowRange> ranges(RoaringBitmap rows, int maxGap) {
     List<RowRange> out = new ArrayList<>();
     long start = -1;
     long end = -1;
     for (int o : rows) {
       long off = Integer.toUnsignedLong(o);
-      if (off == end) {
-        end++;
+      if (start >= 0 && off - end <= maxGap) {
+        end = off + 1;
         continue;
       }
       if (start >= 0) {

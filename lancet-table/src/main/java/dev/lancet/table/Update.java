@@ -81,6 +81,9 @@ public final class Update extends StatementBuilder<Update> {
 
   /** The statement, for transactions. */
   static final class UpdateStatement implements Statement {
+    /** Unselected rows read along rather than starting a new range of the read. */
+    private static final int RANGE_GAP = 16;
+
     private final String predicate;
     private final Map<String, String> sets;
     private final int batchSize;
@@ -121,44 +124,101 @@ public final class Update extends StatementBuilder<Update> {
       }
       long updated = 0;
       TableContext ctx = plan.ctx();
-      try (RowSink sink = new RowSink(plan, step, true, maxRowsPerFile)) {
-        for (ViewFragment f : view.fragments()) {
-          RoaringBitmap rows = Matches.of(view, f, filter, batchSize);
-          if (rows.isEmpty()) {
-            continue;
-          }
-          if (view.stableRowIds() && f.pending().isPresent()
-              && f.pending().get().rowsWithoutIds() > 0) {
-            plan.reserveIds(); // the moved rows keep their ids, so they need them now
-          }
-          Optional<RowIdSequence> ids = f.rowIds(ctx);
-          Optional<RowVersionSequence> created = f.createdAt(ctx);
-          RowSink.Kind kind = f.pending().isPresent() ? RowSink.Kind.MOVED_PENDING
-              : created.isPresent() ? RowSink.Kind.MOVED : RowSink.Kind.MOVED_PENDING;
-          try (FragmentRead read = view.read(f, top, Matches.ranges(rows), batchSize)) {
-            VectorSchemaRoot batch;
-            while ((batch = read.next()) != null) {
-              long[] offsets = read.offsets();
-              long[] rowIds = new long[offsets.length];
-              long[] createdAt = new long[offsets.length];
-              for (int i = 0; i < offsets.length; i++) {
-                rowIds[i] = ids.isPresent() ? ids.get().get(offsets[i]) : -1;
-                createdAt[i] = created.isPresent() ? created.get().versionAt(offsets[i]) : -1;
-              }
-              try (Replaced out = replace(batch, arrow, values, ctx)) {
-                sink.write(out.root, kind, rowIds, createdAt, null);
-              }
-            }
-          } catch (IOException e) {
-            throw new UncheckedIOException("updating rows of fragment " + f.id(), e);
-          }
-          ReadSet.declareRead(plan, step, f, rows, top);
-          Deletions.delete(plan, step, f, rows);
-          updated += rows.getLongCardinality();
+      List<ViewFragment> fragments = view.fragments();
+      // The filter is evaluated on every fragment in parallel (its columns only).
+      List<RoaringBitmap> matched = Parallel.map(fragments,
+          f -> Matches.of(view, f, filter, batchSize));
+      List<ViewFragment> hit = new ArrayList<>();
+      List<RoaringBitmap> hitRows = new ArrayList<>();
+      for (int i = 0; i < fragments.size(); i++) {
+        ViewFragment f = fragments.get(i);
+        if (matched.get(i).isEmpty()) {
+          continue;
         }
+        if (view.stableRowIds() && f.pending().isPresent()
+            && f.pending().get().rowsWithoutIds() > 0) {
+          plan.reserveIds(); // the moved rows keep their ids, so they need them now
+        }
+        hit.add(f);
+        hitRows.add(matched.get(i));
+      }
+      List<Integer> order = new ArrayList<>();
+      for (int i = 0; i < hit.size(); i++) {
+        order.add(i);
+      }
+      try (RowSink sink = new RowSink(plan, step, true, maxRowsPerFile)) {
+        // The matched rows are read and changed a few fragments ahead while this thread writes.
+        Parallel.pipeline(order, Parallel.WINDOW,
+            i -> changed(view, hit.get(i), hitRows.get(i), top, arrow, values, ctx),
+            held -> held.batches().forEach(h -> sink.write(h.root(), held.kind, h.rowIds(),
+                h.createdAt(), null)));
         sink.finish();
       }
+      for (int i = 0; i < hit.size(); i++) {
+        ReadSet.declareRead(plan, step, hit.get(i), hitRows.get(i), top);
+        updated += hitRows.get(i).getLongCardinality();
+      }
+      Deletions.deleteAll(plan, step, hit, hitRows);
       return new Counts(0, updated, 0);
+    }
+
+    /** The rows {@code rows} of {@code f} with the SET columns changed; how the sink takes them. */
+    private ChangedRows changed(TableView view, ViewFragment f, RoaringBitmap rows,
+        List<Field> top, org.apache.arrow.vector.types.pojo.Schema arrow,
+        Map<Integer, BoundValueExpression> values, TableContext ctx) {
+      Optional<RowIdSequence> ids = f.rowIds(ctx);
+      Optional<RowVersionSequence> created = f.createdAt(ctx);
+      RowSink.Kind kind = f.pending().isPresent() ? RowSink.Kind.MOVED_PENDING
+          : created.isPresent() ? RowSink.Kind.MOVED : RowSink.Kind.MOVED_PENDING;
+      ChangedRows out = new ChangedRows(ctx.allocator(), kind);
+      try (FragmentRead read = view.read(f, top, Matches.ranges(rows, RANGE_GAP), batchSize)) {
+        VectorSchemaRoot batch;
+        while ((batch = read.next()) != null) {
+          long[] all = read.offsets();
+          int[] pick = new int[all.length];
+          int n = 0;
+          for (int i = 0; i < all.length; i++) {
+            if (rows.contains((int) all[i])) {
+              pick[n++] = i;
+            }
+          }
+          long[] rowIds = new long[n];
+          long[] createdAt = new long[n];
+          for (int i = 0; i < n; i++) {
+            long offset = all[pick[i]];
+            rowIds[i] = ids.isPresent() ? ids.get().get(offset) : -1;
+            createdAt[i] = created.isPresent() ? created.get().versionAt(offset) : -1;
+          }
+          if (n == all.length) {
+            try (Replaced r = replace(batch, arrow, values, ctx)) {
+              out.add(r.root, rowIds, createdAt, null);
+            }
+          } else if (n > 0) {
+            try (VectorSchemaRoot picked = Gather.rows(batch.getSchema(), List.of(batch),
+                    new int[n], pick, n, ctx.allocator());
+                Replaced r = replace(picked, arrow, values, ctx)) {
+              out.add(r.root, rowIds, createdAt, null);
+            }
+          }
+        }
+        return out;
+      } catch (IOException | RuntimeException e) {
+        out.close();
+        if (e instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new UncheckedIOException("updating rows of fragment " + f.id(), (IOException) e);
+      }
+    }
+
+    /** Changed rows and the kind of rows they are to the sink. */
+    private static final class ChangedRows extends HeldBatches {
+      final RowSink.Kind kind;
+
+      ChangedRows(org.apache.arrow.memory.BufferAllocator allocator, RowSink.Kind kind) {
+        super(allocator);
+        this.kind = kind;
+      }
     }
 
     /** {@code batch} with the SET columns replaced by their new values. */
