@@ -36,6 +36,11 @@ import picocli.CommandLine.Spec;
         TagCommand.class,
         RestoreCommand.class,
         CleanupCommand.class,
+        DeleteCommand.class,
+        UpdateCommand.class,
+        MergeInsertCommand.class,
+        CompactCommand.class,
+        TxnCommand.class,
         HelpCommand.class
     },
     footer = {"", "Exit codes: 0 success; 2 bad arguments, missing or unreadable table, version "

@@ -47,6 +47,10 @@ public final class ScanCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true)
   At at;
 
+  @Option(names = "--where", paramLabel = "PRED",
+      description = "Only the rows where the SQL filter PRED holds, e.g. \"id % 10 = 0\".")
+  String where;
+
   @Option(names = "--limit", paramLabel = "N", description = "At most N rows.")
   Long limit;
 
@@ -82,6 +86,9 @@ public final class ScanCommand implements Callable<Integer> {
       }
       if (at != null && at.tag != null) {
         scan.asOfTag(at.tag);
+      }
+      if (where != null) {
+        scan.filter(where);
       }
       if (limit != null) {
         scan.limit(limit);

@@ -61,6 +61,7 @@ final class FragmentRead implements AutoCloseable {
   private int rangeIndex;
   private long rangePos;
   private long remaining;
+  private long[] lastOffsets = new long[0];
 
   FragmentRead(TableContext ctx, Schema schema, Fragment fragment, List<Field> projected,
       boolean withRowId, boolean withRowAddr, List<RowRange> ranges, int batchSize,
@@ -203,6 +204,11 @@ final class FragmentRead implements AutoCloseable {
     return Optional.of(reader.lookup(stored.getDictionary().getId()).getVector());
   }
 
+  /** The physical offsets of the rows of the batch {@link #next()} returned last. */
+  long[] offsets() {
+    return lastOffsets;
+  }
+
   /** The next batch (output columns in order), or null at the end. */
   VectorSchemaRoot next() throws IOException {
     releaseOwned();
@@ -231,6 +237,7 @@ final class FragmentRead implements AutoCloseable {
       throw new LanceTableException(where + ": a data file returned more rows than selected");
     }
     long[] offsets = nextOffsets(rows);
+    lastOffsets = offsets;
     remaining -= rows;
     List<FieldVector> vectors = new ArrayList<>(columns.size());
     for (int ci = 0; ci < columns.size(); ci++) {

@@ -280,6 +280,58 @@ public final class LanceTable implements AutoCloseable {
     return latest().manifest().config();
   }
 
+  // ---- row-level statements -----------------------------------------------------------------
+  // Entry points engines (the Spark connector's DELETE / UPDATE / MERGE INTO) call too: each is
+  // one Transaction V2 commit, re-planned against the new version on a retryable conflict.
+
+  /** A delete of the rows a SQL filter selects. */
+  public Delete newDelete() {
+    return new Delete(ctx, this::latest);
+  }
+
+  /**
+   * Deletes the rows {@code filter} selects; shorthand for {@code newDelete().where(filter)
+   * .commit()}. Nothing is committed when no row matches (the result has no version).
+   */
+  public StatementResult delete(String filter) {
+    return newDelete().where(filter).commit();
+  }
+
+  /** An update: {@code newUpdate().where("...").set("col", "expr").commit()}. */
+  public Update newUpdate() {
+    return new Update(ctx, this::latest);
+  }
+
+  /**
+   * Updates the rows {@code filter} selects, {@code set} mapping each column to its new value (a
+   * SQL expression of the row); shorthand for {@link #newUpdate()}.
+   */
+  public StatementResult update(String filter, Map<String, String> set) {
+    Update u = newUpdate().where(filter);
+    set.forEach(u::set);
+    return u.commit();
+  }
+
+  /** A merge insert of source rows by the key columns {@code keys}. */
+  public MergeInsert mergeInsert(String... keys) {
+    return new MergeInsert(ctx, this::latest, List.of(keys));
+  }
+
+  /** A merge insert of source rows by the key columns {@code keys}. */
+  public MergeInsert mergeInsert(List<String> keys) {
+    return new MergeInsert(ctx, this::latest, keys);
+  }
+
+  /** A compaction of small fragments and fragments with many deleted rows. */
+  public Compaction compact() {
+    return new Compaction(ctx, this::latest);
+  }
+
+  /** Several statements committed atomically as one version. */
+  public TableTransaction newTransaction() {
+    return new TableTransaction(ctx, this::latest);
+  }
+
   // ---- schema evolution ---------------------------------------------------------------------
 
   /** Adds columns: all-null, computed from existing ones, or from an aligned reader. */

@@ -49,6 +49,7 @@ public final class Scan {
   private long offset;
   private long limit = Long.MAX_VALUE;
   private int batchSize = DEFAULT_BATCH_SIZE;
+  private Optional<String> filter = Optional.empty();
 
   Scan(TableContext ctx, Function<VersionRef, Snapshot> resolver) {
     this.ctx = ctx;
@@ -62,6 +63,17 @@ public final class Scan {
 
   public Scan select(List<String> names) {
     this.columns = Optional.of(List.copyOf(names));
+    return this;
+  }
+
+  /**
+   * Only the rows where the SQL filter {@code sql} is true (Lance's filter semantics,
+   * docs/decisions/0013), evaluated batch by batch; the filter's columns are read too, whether
+   * or not they are selected. Offset and limit count the rows the filter keeps.
+   */
+  public Scan filter(String sql) {
+    Sql.parseFilter(sql, "filter");
+    this.filter = Optional.of(sql);
     return this;
   }
 
@@ -136,8 +148,9 @@ public final class Scan {
 
   private List<ScanTask> tasks(Plan plan) {
     List<ScanTask> tasks = new ArrayList<>();
-    long skip = offset;
-    long left = limit;
+    boolean filtered = plan.filter().isPresent();
+    long skip = filtered ? 0 : offset;
+    long left = filtered ? Long.MAX_VALUE : limit;
     for (Fragment f : plan.manifest().fragments()) {
       if (left == 0) {
         break;
@@ -184,17 +197,22 @@ public final class Scan {
   /** The scan's rows as Arrow batches, allocated from {@code allocator}. */
   public ArrowReader open(BufferAllocator allocator) {
     Plan plan = plan();
-    return new ScanReader(allocator, plan, tasks(plan));
+    return plan.filter().isPresent()
+        ? new ScanReader(allocator, plan, tasks(plan), offset, limit)
+        : new ScanReader(allocator, plan, tasks(plan));
   }
 
   /**
    * What a scan resolved: its version, schema, projected columns and output schema (Arrow's
-   * in-memory form), and the value type of each dictionary-encoded output column by its
-   * dictionary id.
+   * in-memory form), the value type of each dictionary-encoded output column by its dictionary
+   * id; with a filter, the columns read ({@code read}: the projected ones, then the filter's
+   * others) and the schema of the batches read ({@code readSchema}).
    */
   record Plan(long version, Manifest manifest, Schema schema, List<Field> projected,
       org.apache.arrow.vector.types.pojo.Schema outSchema, boolean withRowId,
-      boolean withRowAddr, int batchSize, Map<Long, ArrowType> dictionaryValueTypes) {}
+      boolean withRowAddr, int batchSize, Map<Long, ArrowType> dictionaryValueTypes,
+      Optional<dev.lancet.table.expr.BoundPredicate> filter,
+      List<Field> read, org.apache.arrow.vector.types.pojo.Schema readSchema) {}
 
   private Plan plan() {
     Snapshot snap = resolver.apply(version);
@@ -235,9 +253,30 @@ public final class Scan {
       out.add(new org.apache.arrow.vector.types.pojo.Field(TableColumns.ROW_ADDR,
           FieldType.notNullable(new ArrowType.Int(64, false)), List.of()));
     }
-    return new Plan(snap.version(), m, schema, projected,
-        new org.apache.arrow.vector.types.pojo.Schema(out), withRowId, withRowAddr, batchSize,
-        Map.copyOf(dictionaryValueTypes));
+    org.apache.arrow.vector.types.pojo.Schema outSchema =
+        new org.apache.arrow.vector.types.pojo.Schema(out);
+    Map<Long, ArrowType> dictionaries = Map.copyOf(dictionaryValueTypes);
+    if (filter.isEmpty()) {
+      return new Plan(snap.version(), m, schema, projected, outSchema, withRowId, withRowAddr,
+          batchSize, dictionaries, Optional.empty(), projected, outSchema);
+    }
+    dev.lancet.table.expr.BoundPredicate bound = Sql.filter(filter.get(), full, "filter");
+    List<Field> read = new ArrayList<>(projected);
+    List<org.apache.arrow.vector.types.pojo.Field> readOut = new ArrayList<>();
+    for (Field f : projected) {
+      readOut.add(full.getFields().get(top.indexOf(f)));
+    }
+    for (String name : bound.columns()) {
+      Field f = top.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+      if (!read.contains(f)) {
+        read.add(f);
+        readOut.add(full.getFields().get(top.indexOf(f)));
+      }
+    }
+    readOut.addAll(out.subList(projected.size(), out.size()));
+    return new Plan(snap.version(), m, schema, projected, outSchema, withRowId, withRowAddr,
+        batchSize, dictionaries, Optional.of(bound), read,
+        new org.apache.arrow.vector.types.pojo.Schema(readOut));
   }
 
   /** A scan returns top-level dictionary columns with their dictionaries; nested ones not yet. */

@@ -35,7 +35,7 @@ public final class ScanTask {
     return fragment.id();
   }
 
-  /** Rows the task returns. */
+  /** Rows the task returns (with a filter: at most this many, the live rows it reads). */
   public long rows() {
     return RowSelection.count(ranges);
   }
@@ -72,14 +72,19 @@ public final class ScanTask {
 
   /** The task's rows as Arrow batches, allocated from {@code allocator}. */
   public ArrowReader open(BufferAllocator allocator) {
-    return new ScanReader(allocator, plan, List.of(this));
+    return plan.filter().isPresent()
+        ? new ScanReader(allocator, plan, List.of(this), 0, Long.MAX_VALUE)
+        : new ScanReader(allocator, plan, List.of(this));
   }
 
   FragmentRead read(BufferAllocator allocator) {
     Schema schema = plan.schema();
-    List<Field> projected = plan.projected();
-    return new FragmentRead(ctx, schema, fragment, projected, plan.withRowId(),
-        plan.withRowAddr(), ranges, plan.batchSize(), allocator, plan.outSchema(),
+    return new FragmentRead(ctx, schema, fragment, plan.read(), plan.withRowId(),
+        plan.withRowAddr(), ranges, plan.batchSize(), allocator, plan.readSchema(),
         f -> FragmentRead.inlineRowIds(f, ctx.store()));
+  }
+
+  Scan.Plan plan() {
+    return plan;
   }
 }

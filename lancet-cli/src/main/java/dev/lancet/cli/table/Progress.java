@@ -15,6 +15,7 @@ public final class Progress implements LongConsumer, AutoCloseable {
   private final long start = System.nanoTime();
   private long lastDraw;
   private long rows;
+  private boolean closed;
 
   public Progress(PrintWriter err, boolean forced, String verb) {
     this.err = err;
@@ -41,6 +42,11 @@ public final class Progress implements LongConsumer, AutoCloseable {
 
   @Override
   public void close() {
+    // Commands close it before printing their result and again on leaving: draw the end once.
+    if (closed) {
+      return;
+    }
+    closed = true;
     if (on && rows > 0) {
       draw(true);
     }

@@ -88,8 +88,6 @@ public final class CommitLoop {
     int attempts = 0;
     // Set once a publish may have landed without our knowing; cleared when the scan finds out.
     Optional<Exception> unknownOutcome = Optional.empty();
-    // Whether any publish of ours might have landed unseen; then our .txn file is never removed.
-    boolean everUnknown = false;
     // The transaction whose .txn file is written: a retry rewrites it only if a rebase changed it.
     TransactionProtos.Transaction written = null;
     VersionPublisher publisher = new VersionPublisher(store);
@@ -144,21 +142,14 @@ public final class CommitLoop {
         return new CommitResult(version, uuid, published.manifest(), next.indices(), attempts);
       } catch (ConflictingCommitException | IncompatibleTransactionException
           | ReadVersionUnavailableException e) {
-        discardUnpublished(written, everUnknown);
         throw e;
       } catch (CommitStateUnknownException e) {
         // The next attempt's scan reads the version back and finds out whether it is ours.
         unknownOutcome = Optional.of(e);
-        everUnknown = true;
         giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.STORE_ERROR, e.version(), e, unknownOutcome);
       } catch (CommitConflictException lostRace) {
-        try {
-          giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.LOST_RACE, lostRace.version(), lostRace,
-              unknownOutcome);
-        } catch (RetriesExhaustedException e) {
-          discardUnpublished(written, everUnknown);
-          throw e;
-        }
+        giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.LOST_RACE, lostRace.version(), lostRace,
+            unknownOutcome);
       } catch (IOException | UncheckedIOException e) {
         if (StoreErrors.isPermanent(e)) {
           // Permission denied, a read-only store, a directory that is a file: no retry cures it.
@@ -171,23 +162,6 @@ public final class CommitLoop {
         written = null;
         giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.STORE_ERROR, blockedAt, e, unknownOutcome);
       }
-    }
-  }
-
-  /**
-   * Removes the .txn file an attempt wrote before it lost the race, once the transaction has
-   * failed for good: no manifest names it (the scan saw every version up to the winner's). Kept
-   * when a publish's outcome was ever unknown, since that manifest may yet name it. Best effort:
-   * a leftover is an orphan that cleanup removes.
-   */
-  private void discardUnpublished(TransactionProtos.Transaction written, boolean everUnknown) {
-    if (written == null || everUnknown) {
-      return;
-    }
-    try {
-      store.delete(TransactionFile.path(TransactionFile.fileName(written.getReadVersion(), written.getUuid())));
-    } catch (IOException | RuntimeException e) {
-      // An orphan .txn file is harmless.
     }
   }
 

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadmeSnippetsTest {
   /** In README order; the kernel ones run in {@link ReadmeFirstScreenTest}. */
   static final List<String> SNIPPETS = List.of("create", "concurrent-appends", "evolve",
-      "time-travel", "history", "cleanup", "kernel-commit", "replan");
+      "time-travel", "history", "cleanup", "delete", "upsert", "transaction", "compact",
+      "kernel-commit", "replan");
 
   @TempDir Path tmp;
 
@@ -76,6 +77,30 @@ class ReadmeSnippetsTest {
     assertThat(done.versionsRemoved()).isNotEmpty().doesNotContain(2L, 9L);
     assertThat(LanceDatasets.countRows(tmp.resolve("events"), 9)).isEqualTo(300);
     assertThat(LanceDatasets.countRows(tmp.resolve("events"), 2)).isEqualTo(150);
+  }
+
+  @Test
+  void theStatementSnippetsRunOnARealTable() throws Exception {
+    String uri = tmp.resolve("orders").toString();
+    Path dir = tmp.resolve("orders");
+    CreateSnippet.run(uri, arrowFile("first.arrow", 0, 100));
+    // score = id / 4: ids 0..39 have a score below 10.
+    assertThat(DeleteSnippet.run(uri).rowsDeleted()).isEqualTo(40);
+    assertThat(LanceDatasets.countRows(dir, 2)).isEqualTo(60);
+    // ids 90..129: 10 matched, 30 new.
+    var upsert = UpsertSnippet.run(uri, arrowFile("upsert.arrow", 90, 40));
+    assertThat(upsert.rowsUpdated()).isEqualTo(10);
+    assertThat(upsert.rowsInserted()).isEqualTo(30);
+    assertThat(LanceDatasets.countRows(dir, 3)).isEqualTo(90);
+    // ids 995..1004 appended; the delete of id < 1000 takes 0..999 (old and new rows alike).
+    var txn = TransactionSnippet.run(uri, arrowFile("txn.arrow", 995, 10));
+    assertThat(txn.statements().get(1).rowsDeleted()).isEqualTo(95);
+    assertThat(LanceDatasets.countRows(dir, txn.version())).isEqualTo(5);
+    var compacted = CompactSnippet.run(uri);
+    assertThat(compacted.committed()).isTrue();
+    assertThat(LanceDatasets.countRows(dir, compacted.version().getAsLong())).isEqualTo(5);
+    assertThat(LanceDatasets.fragmentRowCounts(dir, compacted.version().getAsLong()))
+        .hasSize(1);
   }
 
   private String arrowFile(String name, long start, int rows) throws IOException {

@@ -1,5 +1,6 @@
 package dev.lancet.table.expr;
 
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -42,6 +43,22 @@ public final class BoundPredicate {
     Set<String> out = new TreeSet<>();
     collect(bound, out);
     return out;
+  }
+
+  /** Every column and nested field the filter reads, as paths from the top-level name down. */
+  public Set<List<String>> columnPaths() {
+    Set<List<String>> out = new java.util.LinkedHashSet<>();
+    collectPaths(bound, out);
+    return out;
+  }
+
+  private static void collectPaths(Bound b, Set<List<String>> out) {
+    if (b instanceof Bound.Column c) {
+      out.add(c.path());
+    }
+    for (Bound x : Binder.operands(b)) {
+      collectPaths(x, out);
+    }
   }
 
   static void collect(Bound b, Set<String> out) {

@@ -146,6 +146,32 @@ public final class KeyFilterBuilder {
     }
   }
 
+  /**
+   * The bytes of the key of row {@code row} of the key columns (as hashed into the filter: one
+   * column's value, or the composite encoding of several), or null when a key column is null
+   * there. Equal keys have equal bytes, so they serve as a lookup key for matching rows.
+   */
+  public static byte[] keyBytes(List<? extends FieldVector> keyColumns, int row) {
+    if (keyColumns.size() == 1) {
+      return encode(keyColumns.get(0), row);
+    }
+    List<byte[]> parts = new ArrayList<>(keyColumns.size());
+    for (FieldVector v : keyColumns) {
+      parts.add(encode(v, row));
+    }
+    return KeyHasher.encodeComposite(parts);
+  }
+
+  /** Whether a column of this type can be a key column. */
+  public static boolean supports(FieldVector v) {
+    try {
+      checkSupported(v);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   /** The §4.4 bytes of one value, or null when it is null. */
   static byte[] encode(FieldVector v, int row) {
     if (v.isNull(row)) {

@@ -1,0 +1,479 @@
+package dev.lancet.bench;
+
+import dev.lancet.datafile.lance.ReplayReader;
+import dev.lancet.table.CompactionResult;
+import dev.lancet.table.LanceTable;
+import dev.lancet.table.StatementResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongPredicate;
+import java.util.stream.Stream;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.Dataset;
+import org.lance.compaction.CompactionOptions;
+import org.lance.merge.MergeInsertParams;
+import org.lance.merge.MergeInsertResult;
+
+/**
+ * The row-level statements side by side with lance-core 7.0.0 in one JVM (a documented harness,
+ * not JMH: every run needs a fresh copy of the table, and one run takes seconds). For each
+ * workload, each run copies the base table twice, runs Lancet's statement on one copy and
+ * lance-core's operation with the same effect on the other (alternating which goes first), checks
+ * both leave the same row count, and records the wall time and the process's peak resident set
+ * growth during the operation (sampled every 5 ms, so lance-core's native memory counts) and the
+ * peak Java heap (the heap pools' peaks summed after a GC and a reset; an upper bound, as the
+ * pools peak at different moments; it includes the live heap before the operation).
+ * The first runs (3, or -Dwarmup=N) warm up the JIT and the page cache and are not reported.
+ *
+ * <ul>
+ *   <li>{@code delete}: 1,000,000 rows (10 fragments), delete 10% by {@code x < 100}: Lancet's
+ *       {@code delete} vs {@code Dataset.delete}.</li>
+ *   <li>{@code update}: update 10% ({@code x >= 100 AND x < 200}: {@code score = score * 2}):
+ *       Lancet's {@code update} vs lance-core's merge insert (update all, insert nothing) of
+ *       the same 100,000 updated rows, prepared in memory beforehand (lance-core 7.0.0's Java
+ *       API has no update by predicate; its time leaves out finding and changing the rows).</li>
+ *   <li>{@code merge}: merge insert 100,000 rows, half matched (every 20th id of the table)
+ *       and half new: update all, insert all.</li>
+ *   <li>{@code compact}: 1,000 fragments of 1,000 rows into 1,048,576-row fragments.</li>
+ *   <li>{@code concurrent}: 4 writer threads, 5 merge inserts each of 10,000 rows (5,000 matched
+ *       in a key range all writers share, 5,000 new of the writer's own): aggregate rows/s, and
+ *       Lancet's re-plans against lance-core's attempts.</li>
+ * </ul>
+ *
+ * <pre>
+ * mvn -B -Pbench -pl lancet-bench -am package -DskipTests
+ * java --add-opens=java.base/java.nio=ALL-UNNAMED -Xmx4g -cp lancet-bench/target/lancet-bench.jar \
+ *     dev.lancet.bench.StatementsHarness delete,update,merge,compact,concurrent 5
+ * </pre>
+ */
+public final class StatementsHarness {
+  static final int ROWS = 1_000_000;
+  static final int WARMUP = Integer.getInteger("warmup", 3);
+  static final Schema SCHEMA = new Schema(List.of(
+      Field.notNullable("id", new ArrowType.Int(64, true)),
+      Field.nullable("x", new ArrowType.Int(32, true)),
+      Field.nullable("name", ArrowType.Utf8.INSTANCE),
+      Field.nullable("score", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))));
+
+  private StatementsHarness() {}
+
+  /** A scattered 0..999 value per id. */
+  static int x(long id) {
+    return (int) ((id * 7919) % 1000);
+  }
+
+  /** Rows with the ids {@code ids} accepts from {@code [from, to)}, {@code score} as given. */
+  static final class Rows extends ArrowReader {
+    private final long to;
+    private final LongPredicate ids;
+    private final double scoreFactor;
+    private long next;
+
+    Rows(BufferAllocator a, long from, long to, LongPredicate ids, double scoreFactor) {
+      super(a);
+      this.next = from;
+      this.to = to;
+      this.ids = ids;
+      this.scoreFactor = scoreFactor;
+    }
+
+    @Override
+    public boolean loadNextBatch() throws IOException {
+      prepareLoadNextBatch();
+      VectorSchemaRoot root = getVectorSchemaRoot();
+      root.allocateNew();
+      int n = 0;
+      while (next < to && n < 8192) {
+        long id = next++;
+        if (!ids.test(id)) {
+          continue;
+        }
+        ((BigIntVector) root.getVector("id")).setSafe(n, id);
+        ((IntVector) root.getVector("x")).setSafe(n, x(id));
+        ((VarCharVector) root.getVector("name")).setSafe(n,
+            ("name-" + id).getBytes(StandardCharsets.UTF_8));
+        ((Float8Vector) root.getVector("score")).setSafe(n, id * 0.5 * scoreFactor);
+        n++;
+      }
+      root.setRowCount(n);
+      return n > 0;
+    }
+
+    @Override
+    public long bytesRead() {
+      return 0;
+    }
+
+    @Override
+    protected void closeReadSource() {}
+
+    @Override
+    protected Schema readSchema() {
+      return SCHEMA;
+    }
+
+    @Override
+    public void close() {
+      try {
+        super.close();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** One side's measurement. */
+  record Run(double seconds, long rssGrowth, long peakHeap, long rows) {}
+
+  interface Op {
+    long run(Path table) throws Exception;
+  }
+
+  public static void main(String[] args) throws Exception {
+    List<String> which = Arrays.asList((args.length > 0 ? args[0]
+        : "delete,update,merge,compact,concurrent").split(","));
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    Path work = Files.createTempDirectory("lancet-statements-bench");
+    try (BufferAllocator alloc = new RootAllocator()) {
+      Path big = work.resolve("base-1m");
+      write(alloc, big, 100_000);
+      Path small = work.resolve("base-1000x1000");
+      write(alloc, small, 1_000);
+      if (which.contains("delete")) {
+        compare(work, big, runs, "delete 10% (x < 100)",
+            t -> statement(t, l -> l.delete("x < 100")),
+            t -> lance(t, ds -> ds.delete("x < 100")));
+      }
+      if (which.contains("update")) {
+        List<VectorSchemaRoot> updated = materialize(alloc, new Rows(alloc, 0, ROWS,
+            id -> x(id) >= 100 && x(id) < 200, 2.0));
+        compare(work, big, runs, "update 10% (score = score * 2)",
+            t -> statement(t, l -> l.newUpdate().where("x >= 100 AND x < 200")
+                .set("score", "score * 2").commit()),
+            t -> lance(t, ds -> merge(alloc, ds,
+                new ReplayReader(alloc, SCHEMA, updated, false), false)));
+        updated.forEach(VectorSchemaRoot::close);
+      }
+      if (which.contains("merge")) {
+        compare(work, big, runs, "merge insert 100,000 rows (half matched)",
+            t -> statement(t, l -> {
+              Rows src = source(alloc);
+              try {
+                return l.mergeInsert("id").whenMatchedUpdateAll().from(src).commit();
+              } finally {
+                src.close();
+              }
+            }),
+            t -> lance(t, ds -> {
+              try (Rows src = source(alloc)) {
+                merge(alloc, ds, src, true);
+              }
+            }));
+      }
+      if (which.contains("compact")) {
+        compare(work, small, runs, "compact 1,000 fragments of 1,000 rows",
+            t -> {
+              try (LanceTable l = LanceTable.open(t.toString())) {
+                CompactionResult r = l.compact().commit();
+                if (r.fragmentsRemoved() != 1000) {
+                  throw new IllegalStateException("compacted " + r.fragmentsRemoved());
+                }
+                return l.countRows();
+              }
+            },
+            t -> lance(t, ds -> ds.compact(CompactionOptions.builder()
+                .withTargetRowsPerFragment(1024 * 1024).build())));
+      }
+      if (which.contains("concurrent")) {
+        concurrent(alloc, work, big, runs);
+      }
+    } finally {
+      BenchTables.deleteRecursively(work);
+    }
+  }
+
+  static Rows source(BufferAllocator alloc) {
+    // Rows.close() cannot fail (no read source), so callers need not handle IOException.
+    // 50,000 matched (every 20th id) and 50,000 new (1,000,000 .. 1,049,999).
+    return new Rows(alloc, 0, ROWS + 50_000, id -> id >= ROWS || id % 20 == 0, 3.0);
+  }
+
+  static long statement(Path t, java.util.function.Function<LanceTable, Object> body) {
+    try (LanceTable l = LanceTable.open(t.toString())) {
+      Object r = body.apply(l);
+      if (r instanceof StatementResult s && !s.committed()) {
+        throw new IllegalStateException("nothing committed");
+      }
+      return l.countRows();
+    }
+  }
+
+  interface DatasetOp {
+    void run(Dataset ds) throws Exception;
+  }
+
+  static long lance(Path t, DatasetOp body) throws Exception {
+    try (BufferAllocator a = new RootAllocator();
+        Dataset ds = Dataset.open().allocator(a).uri(t.toAbsolutePath().toString()).build()) {
+      body.run(ds);
+    }
+    try (BufferAllocator a = new RootAllocator();
+        Dataset ds = Dataset.open().allocator(a).uri(t.toAbsolutePath().toString()).build()) {
+      return ds.countRows();
+    }
+  }
+
+  static MergeInsertResult merge(BufferAllocator alloc, Dataset ds, ArrowReader source,
+      boolean insert) throws Exception {
+    try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
+      Data.exportArrayStream(alloc, source, stream);
+      MergeInsertResult r = ds.mergeInsert(new MergeInsertParams(List.of("id"))
+          .withMatchedUpdateAll().withNotMatched(insert ? MergeInsertParams.WhenNotMatched.InsertAll
+              : MergeInsertParams.WhenNotMatched.DoNothing), stream);
+      r.dataset().close();
+      return r;
+    }
+  }
+
+  static void compare(Path work, Path base, int runs, String what, Op lancet, Op lanceCore)
+      throws Exception {
+    List<Run> ours = new ArrayList<>();
+    List<Run> theirs = new ArrayList<>();
+    for (int i = -WARMUP + 1; i <= runs; i++) { // runs up to 0 warm up (JIT, page cache)
+      Path a = copy(base, work.resolve("a"));
+      Path b = copy(base, work.resolve("b"));
+      Run x;
+      Run y;
+      if (i % 2 == 0) {
+        x = measure(() -> lancet.run(a));
+        y = measure(() -> lanceCore.run(b));
+      } else {
+        y = measure(() -> lanceCore.run(b));
+        x = measure(() -> lancet.run(a));
+      }
+      if (x.rows() != y.rows()) {
+        throw new IllegalStateException(what + ": Lancet leaves " + x.rows() + " rows, "
+            + "lance-core " + y.rows());
+      }
+      if (i > 0) {
+        ours.add(x);
+        theirs.add(y);
+      }
+      BenchTables.deleteRecursively(a);
+      BenchTables.deleteRecursively(b);
+    }
+    report(what, ours, theirs);
+  }
+
+  static void report(String what, List<Run> ours, List<Run> theirs) {
+    double a = median(ours.stream().mapToDouble(Run::seconds).toArray());
+    double b = median(theirs.stream().mapToDouble(Run::seconds).toArray());
+    double ma = median(ours.stream().mapToDouble(r -> r.rssGrowth() / 1048576.0).toArray());
+    double mb = median(theirs.stream().mapToDouble(r -> r.rssGrowth() / 1048576.0).toArray());
+    double ha = median(ours.stream().mapToDouble(r -> r.peakHeap() / 1048576.0).toArray());
+    double hb = median(theirs.stream().mapToDouble(r -> r.peakHeap() / 1048576.0).toArray());
+    System.out.printf(Locale.ROOT, "%-45s Lancet %7.3f s  lance-core %7.3f s  ratio %5.2f   "
+        + "peak RSS growth Lancet %6.0f MB  lance-core %6.0f MB   peak heap Lancet %6.0f MB  "
+        + "lance-core %6.0f MB   (median of %d; Lancet runs %s; lance-core runs %s)%n", what, a,
+        b, a / b, ma, mb, ha, hb, ours.size(), seconds(ours), seconds(theirs));
+  }
+
+  static String seconds(List<Run> runs) {
+    List<String> out = new ArrayList<>();
+    runs.forEach(r -> out.add(String.format(Locale.ROOT, "%.2f", r.seconds())));
+    return String.join(" ", out);
+  }
+
+  static double median(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  /**
+   * Times {@code op} while a sampler thread records the process's resident set every 5 ms; the
+   * growth is the highest sample less the resident set before (lance-core's native memory and
+   * the JVM's heap and direct buffers alike).
+   */
+  static Run measure(java.util.concurrent.Callable<Long> op) throws Exception {
+    System.gc();
+    List<java.lang.management.MemoryPoolMXBean> heap = new ArrayList<>();
+    for (java.lang.management.MemoryPoolMXBean p
+        : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == java.lang.management.MemoryType.HEAP) {
+        p.resetPeakUsage();
+        heap.add(p);
+      }
+    }
+    long before = rss("VmRSS:");
+    AtomicLong peak = new AtomicLong(before);
+    Thread sampler = new Thread(() -> {
+      while (!Thread.currentThread().isInterrupted()) {
+        peak.accumulateAndGet(rss("VmRSS:"), Math::max);
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    sampler.setDaemon(true);
+    sampler.start();
+    long start = System.nanoTime();
+    long rows;
+    try {
+      rows = op.call();
+    } finally {
+      sampler.interrupt();
+      sampler.join();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    peak.accumulateAndGet(rss("VmRSS:"), Math::max);
+    long peakHeap = 0;
+    for (java.lang.management.MemoryPoolMXBean p : heap) {
+      peakHeap += p.getPeakUsage().getUsed();
+    }
+    return new Run(seconds, Math.max(0, peak.get() - before), peakHeap, rows);
+  }
+
+  static void concurrent(BufferAllocator alloc, Path work, Path base, int runs) throws Exception {
+    int writers = 4;
+    int rounds = 5;
+    for (int i = 0; i <= runs; i++) {
+      for (boolean lancet : List.of(i % 2 == 0, i % 2 != 0)) { // who goes first alternates
+        Path t = copy(base, work.resolve("c"));
+        CyclicBarrier start = new CyclicBarrier(writers);
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        AtomicLong extra = new AtomicLong();
+        List<Future<Long>> futures = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int w = 0; w < writers; w++) {
+          int writer = w;
+          futures.add(pool.submit(() -> {
+            long rows = 0;
+            start.await();
+            for (int r = 0; r < rounds; r++) {
+              long shared = (long) r * 100_000;
+              long own = 2_000_000L + (writer * rounds + r) * 5_000L;
+              try (BufferAllocator a = new RootAllocator();
+                  Rows src = new Rows(a, shared, own + 5_000, id -> id < shared + 100_000
+                      ? id % 20 == 0 : id >= own, 5.0)) {
+                if (lancet) {
+                  try (LanceTable l = LanceTable.open(t.toString())) {
+                    StatementResult res = l.mergeInsert("id").whenMatchedUpdateAll()
+                        .maxReplans(100).from(src).commit();
+                    extra.addAndGet(res.plans() - 1);
+                    rows += res.rowsInserted() + res.rowsUpdated();
+                  }
+                } else {
+                  try (Dataset ds = Dataset.open().allocator(a)
+                      .uri(t.toAbsolutePath().toString()).build()) {
+                    MergeInsertResult res;
+                    try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(a)) {
+                      Data.exportArrayStream(a, src, stream);
+                      res = ds.mergeInsert(new MergeInsertParams(List.of("id"))
+                          .withMatchedUpdateAll().withConflictRetries(100)
+                          .withNotMatched(MergeInsertParams.WhenNotMatched.InsertAll), stream);
+                    }
+                    extra.addAndGet(res.stats().numAttempts() - 1);
+                    rows += res.stats().numInsertedRows() + res.stats().numUpdatedRows();
+                    res.dataset().close();
+                  }
+                }
+              }
+            }
+            return rows;
+          }));
+        }
+        long rows = 0;
+        for (Future<Long> f : futures) {
+          rows += f.get();
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        pool.shutdown();
+        long left = lancet ? statement(t, l -> null) : lance(t, ds -> { });
+        if (i > 0) {
+          System.out.printf(Locale.ROOT, "concurrent merge insert, %d writers x %d: %-10s "
+              + "%7.3f s  %8.0f rows/s  retries/re-plans %d  final rows %d%n", writers, rounds,
+              lancet ? "Lancet" : "lance-core", seconds, rows / seconds, extra.get(), left);
+        }
+        BenchTables.deleteRecursively(t);
+      }
+    }
+  }
+
+  static void write(BufferAllocator alloc, Path dir, int rowsPerFile) throws IOException {
+    try (Rows rows = new Rows(alloc, 0, ROWS, id -> true, 1.0)) {
+      Dataset.write().allocator(alloc).reader(rows).uri(dir.toAbsolutePath().toString())
+          .maxRowsPerFile(rowsPerFile).execute().close();
+    }
+  }
+
+  static List<VectorSchemaRoot> materialize(BufferAllocator alloc, ArrowReader r)
+      throws IOException {
+    List<VectorSchemaRoot> out = new ArrayList<>();
+    try (r) {
+      while (r.loadNextBatch()) {
+        VectorSchemaRoot copy = VectorSchemaRoot.create(SCHEMA, alloc);
+        try (var rb = new org.apache.arrow.vector.VectorUnloader(r.getVectorSchemaRoot())
+            .getRecordBatch()) {
+          new org.apache.arrow.vector.VectorLoader(copy).load(rb);
+        }
+        out.add(copy);
+      }
+    }
+    return out;
+  }
+
+  static Path copy(Path from, Path to) throws IOException {
+    BenchTables.deleteRecursively(to);
+    try (Stream<Path> all = Files.walk(from)) {
+      for (Path p : all.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+    return to;
+  }
+
+  private static long rss(String key) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith(key)) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+    return 0;
+  }
+}

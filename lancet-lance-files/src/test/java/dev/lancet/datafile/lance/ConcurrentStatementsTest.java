@@ -1,0 +1,132 @@
+package dev.lancet.datafile.lance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancet.table.Attempt;
+import dev.lancet.table.CompactionResult;
+import dev.lancet.table.CreateOptions;
+import dev.lancet.table.LanceTable;
+import dev.lancet.table.StatementResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A concurrent commit landing while a statement plans (made from the statement's progress
+ * callback, so the interleaving is the same every run): a compaction rebases over appends and
+ * merge inserts of new keys, and is planned again over a delete of a row it rewrote; a merge
+ * insert is planned again over a concurrent insert of its key and then updates it.
+ */
+class ConcurrentStatementsTest {
+  @TempDir Path tmp;
+  BufferAllocator alloc;
+  final List<ArrowReader> readers = new ArrayList<>();
+
+  @BeforeEach
+  void open() {
+    alloc = new RootAllocator();
+  }
+
+  @AfterEach
+  void close() throws IOException {
+    for (ArrowReader r : readers) {
+      r.close();
+    }
+    alloc.close();
+  }
+
+  ArrowReader rows(long start, long total) {
+    ArrowReader r = new GeneratedRows(alloc, start, total, 100);
+    readers.add(r);
+    return r;
+  }
+
+  private LanceTable table() {
+    return LanceTable.create(tmp.resolve("t").toString(), rows(0, 1000),
+        CreateOptions.builder().maxRowsPerFile(100).stableRowIds(true).build());
+  }
+
+  /** Runs {@code body} once, the first time the statement has read more than 300 rows. */
+  private static java.util.function.LongConsumer once(AtomicBoolean done, Runnable body) {
+    return rows -> {
+      if (rows > 300 && done.compareAndSet(false, true)) {
+        body.run();
+      }
+    };
+  }
+
+  @Test
+  void compactionRebasesOverAConcurrentAppendAndMergeInsertOfNewKeys() throws IOException {
+    try (LanceTable t = table(); LanceTable other = LanceTable.open(t.uri())) {
+      Map<Long, Long> ids = StatementsTest.rowIds(t);
+      AtomicBoolean done = new AtomicBoolean();
+      List<Attempt> attempts = new ArrayList<>();
+      CompactionResult r = t.compact().targetRowsPerFragment(500).onAttempt(attempts::add)
+          .onProgress(once(done, () -> {
+            other.append(rows(1000, 50));
+            other.mergeInsert("id").from(rows(2000, 30)).commit();
+          })).commit();
+      assertThat(r.plans()).isEqualTo(1);
+      assertThat(r.fragmentsRemoved()).isEqualTo(10);
+      assertThat(attempts).extracting(Attempt::outcome).containsExactly(
+          Attempt.Outcome.COMMITTED);
+      Map<Long, Long> after = StatementsTest.rowIds(t);
+      assertThat(after).hasSize(1080);
+      ids.forEach((id, rowId) -> assertThat(after.get(id)).isEqualTo(rowId));
+    }
+  }
+
+  @Test
+  void compactionIsPlannedAgainWhenAConcurrentDeleteChangedAFragmentItRewrote() throws IOException {
+    try (LanceTable t = table(); LanceTable other = LanceTable.open(t.uri())) {
+      AtomicBoolean done = new AtomicBoolean();
+      CompactionResult r = t.compact().targetRowsPerFragment(500)
+          .onProgress(once(done, () -> other.delete("id = 5"))).commit();
+      assertThat(r.plans()).isEqualTo(2);
+      assertThat(r.attempts()).extracting(Attempt::outcome).containsExactly(
+          Attempt.Outcome.CONFLICT, Attempt.Outcome.COMMITTED);
+      Map<Long, Double> left = StatementsTest.scores(t);
+      assertThat(left).hasSize(999).doesNotContainKey(5L);
+      assertThat(r.rowsRewritten()).isEqualTo(999);
+    }
+  }
+
+  @Test
+  void aMergeInsertIsPlannedAgainOverAConcurrentInsertOfItsKeyAndUpdatesIt() throws IOException {
+    try (LanceTable t = table(); LanceTable other = LanceTable.open(t.uri())) {
+      AtomicBoolean done = new AtomicBoolean();
+      StatementResult r = t.mergeInsert("id").whenMatchedUpdateAll().from(rows(5000, 20))
+          .onProgress(once(done, () -> other.mergeInsert("id").from(rows(5010, 1)).commit()))
+          .commit();
+      assertThat(r.plans()).isEqualTo(2);
+      assertThat(r.attempts().get(0).outcome()).isEqualTo(Attempt.Outcome.CONFLICT);
+      assertThat(r.attempts().get(0).detail()).contains("unique-key");
+      assertThat(r.rowsInserted()).isEqualTo(19);
+      assertThat(r.rowsUpdated()).isEqualTo(1);
+      assertThat(StatementsTest.scores(t)).hasSize(1020);
+    }
+  }
+
+  @Test
+  void withoutRePlansTheConflictReachesTheCaller() throws IOException {
+    try (LanceTable t = table(); LanceTable other = LanceTable.open(t.uri())) {
+      AtomicBoolean done = new AtomicBoolean();
+      long before = t.version();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.newDelete().where("id < 500")
+          .maxReplans(0).onProgress(once(done, () -> other.delete("id = 7"))).commit())
+          .isInstanceOf(dev.lancet.table.RetryableConflictException.class)
+          .hasMessageContaining("planned 1 time(s)");
+      assertThat(t.version()).isEqualTo(before + 1); // only the other delete landed
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package dev.lancet.table;
+
+import dev.lancet.core.version.Snapshot;
+import dev.lancet.table.expr.BoundPredicate;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Deletes the rows a SQL filter selects (Lance's filter semantics, docs/decisions/0013): one
+ * Transaction V2 step of SetDeletionFile per fragment with matching rows (its deletion vector
+ * merged with the rows), RemoveFragment where no row is left. Nothing is committed when no row
+ * matches. Only the filter's columns are read.
+ *
+ * <pre>{@code
+ * StatementResult r = table.newDelete().where("region = 'eu' AND ts < date '2024-01-01'").commit();
+ * r.rowsDeleted(); r.version(); // empty when nothing matched
+ * }</pre>
+ */
+public final class Delete extends StatementBuilder<Delete> {
+  private String predicate;
+
+  Delete(TableContext ctx, Supplier<Snapshot> latest) {
+    super(ctx, latest);
+  }
+
+  @Override
+  Delete self() {
+    return this;
+  }
+
+  /** The rows to delete: a SQL filter such as {@code "id % 10 = 0"}. */
+  public Delete where(String filter) {
+    this.predicate = Objects.requireNonNull(filter, "filter");
+    Sql.parseFilter(filter, "WHERE");
+    return this;
+  }
+
+  public StatementResult commit() {
+    if (predicate == null) {
+      throw new InvalidInputException("a delete needs a filter: call where(\"...\") (\"true\" "
+          + "deletes every row)");
+    }
+    return run(new DeleteStatement(predicate, batchSize));
+  }
+
+  /** The statement, for transactions. */
+  static final class DeleteStatement implements Statement {
+    private final String predicate;
+    private final int batchSize;
+
+    DeleteStatement(String predicate, int batchSize) {
+      this.predicate = predicate;
+      this.batchSize = batchSize;
+    }
+
+    @Override
+    public String describe() {
+      return "delete where " + predicate;
+    }
+
+    @Override
+    public Counts plan(TxnPlan plan, TxnPlan.Step step) {
+      TableView view = plan.view();
+      BoundPredicate filter = Sql.filter(predicate, view.arrowSchema(), "WHERE");
+      List<ViewFragment> fragments = view.fragments();
+      // Fragments are independent: matched, and their deletion files written, in parallel.
+      List<RoaringBitmap> rows = Parallel.map(fragments,
+          f -> Matches.of(view, f, filter, batchSize));
+      return new Counts(Deletions.deleteAll(plan, step, fragments, rows), 0, 0);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package dev.lancet.table;
+
+import dev.lancet.table.keys.KeyFilterBuilder;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * The source rows of a merge insert by key: which source row has the key of a target row. One
+ * integer key column is looked up as a sorted array of 64-bit values (no allocation per row);
+ * any other key by its encoded bytes. Keys equal as values match whatever the integer width.
+ */
+abstract class KeyIndex {
+  /** The source row with the key of row {@code row} of {@code keyColumns}, or -1. */
+  abstract int lookup(List<FieldVector> keyColumns, int row);
+
+  /** A source row whose key another source row has too, or -1. */
+  abstract int duplicate();
+
+  /**
+   * An index over {@code count} source keys: integer values ({@code ints}, {@code nulls} marking
+   * null keys) or encoded bytes ({@code bytes}, null for a null key); null keys never match.
+   */
+  static KeyIndex of(boolean integerKey, long[] ints, boolean[] nulls, byte[][] bytes, int count) {
+    return integerKey ? new Ints(ints, nulls, count) : new Bytes(bytes, count);
+  }
+
+  /** Whether the key is one integer column (looked up by value). */
+  static boolean integer(List<FieldVector> keyColumns) {
+    return keyColumns.size() == 1 && keyColumns.get(0) instanceof BaseIntVector
+        && !(keyColumns.get(0) instanceof org.apache.arrow.vector.UInt8Vector);
+  }
+
+  static long value(FieldVector v, int row) {
+    return ((BaseIntVector) v).getValueAsLong(row);
+  }
+
+  private static final class Ints extends KeyIndex {
+    private final long[] keys;
+    private final int[] rows;
+    private int duplicate = -1;
+
+    Ints(long[] values, boolean[] nulls, int count) {
+      // Sort (value, row) pairs packed as indices of a sorted copy: values first, rows after.
+      int n = 0;
+      for (int i = 0; i < count; i++) {
+        if (!nulls[i]) {
+          n++;
+        }
+      }
+      long[][] pairs = new long[n][];
+      int k = 0;
+      for (int i = 0; i < count; i++) {
+        if (!nulls[i]) {
+          pairs[k++] = new long[] {values[i], i};
+        }
+      }
+      Arrays.sort(pairs, (a, b) -> Long.compare(a[0], b[0]));
+      keys = new long[n];
+      rows = new int[n];
+      for (int i = 0; i < n; i++) {
+        keys[i] = pairs[i][0];
+        rows[i] = (int) pairs[i][1];
+        if (i > 0 && keys[i] == keys[i - 1] && duplicate < 0) {
+          duplicate = rows[i];
+        }
+      }
+    }
+
+    @Override
+    int duplicate() {
+      return duplicate;
+    }
+
+    @Override
+    int lookup(List<FieldVector> keyColumns, int row) {
+      FieldVector v = keyColumns.get(0);
+      if (v.isNull(row)) {
+        return -1;
+      }
+      int at = Arrays.binarySearch(keys, value(v, row));
+      return at >= 0 ? rows[at] : -1;
+    }
+  }
+
+  private static final class Bytes extends KeyIndex {
+    private final Map<ByteBuffer, Integer> rows = new HashMap<>();
+    private int duplicate = -1;
+
+    Bytes(byte[][] keys, int count) {
+      for (int i = 0; i < count; i++) {
+        if (keys[i] != null && rows.put(ByteBuffer.wrap(keys[i]), i) != null && duplicate < 0) {
+          duplicate = i;
+        }
+      }
+    }
+
+    @Override
+    int duplicate() {
+      return duplicate;
+    }
+
+    @Override
+    int lookup(List<FieldVector> keyColumns, int row) {
+      byte[] key = KeyFilterBuilder.keyBytes(keyColumns, row);
+      if (key == null) {
+        return -1;
+      }
+      Integer s = rows.get(ByteBuffer.wrap(key));
+      return s == null ? -1 : s;
+    }
+  }
+}

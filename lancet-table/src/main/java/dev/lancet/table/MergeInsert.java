@@ -1,0 +1,580 @@
+package dev.lancet.table;
+
+import dev.lancet.core.action.AssertUniqueKeys;
+import dev.lancet.core.action.Ref;
+import dev.lancet.core.version.Snapshot;
+import dev.lancet.format.model.Field;
+import dev.lancet.format.rowids.RowIdSequence;
+import dev.lancet.format.rowids.RowVersionSequence;
+import dev.lancet.table.expr.BoundPredicate;
+import dev.lancet.table.keys.KeyFilterBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Merges the rows of a source into the table by key columns, as lance-core's merge insert does:
+ *
+ * <ul>
+ *   <li>when matched (a target row with the key of a source row): keep it (default), or update
+ *       it with the source row ({@link #whenMatchedUpdateAll}), optionally only where a condition
+ *       over {@code source.col} and {@code target.col} holds;</li>
+ *   <li>when not matched (a source row with a key the table does not have): insert it (default)
+ *       or skip it;</li>
+ *   <li>when not matched by source (a target row whose key the source does not have): keep it
+ *       (default) or delete it, optionally only where a filter over the target's columns
+ *       holds.</li>
+ * </ul>
+ *
+ * One Transaction V2 step: deletions of the updated and deleted target rows, new fragments with
+ * the updated rows (keeping their stable row ids) and the inserted ones, and an AssertUniqueKeys
+ * over the key columns with the keys of every row written (an exact set up to 10,000 keys, else
+ * a Bloom filter): a concurrent commit that put one of those keys into the table conflicts, and
+ * the statement is planned again against the new version (within {@link #maxReplans}), so two
+ * concurrent merge inserts never create a duplicate key. A source key that appears twice is an
+ * error; a row with a null key never matches. The source is held in memory (it is the join's
+ * build side); the table is read key columns first, the matched rows only as needed.
+ *
+ * <pre>{@code
+ * StatementResult r = table.mergeInsert("id").whenMatchedUpdateAll().from(reader).commit();
+ * r.rowsInserted(); r.rowsUpdated(); r.plans();
+ * }</pre>
+ */
+public final class MergeInsert extends StatementBuilder<MergeInsert> {
+  /** What happens to a target row whose key a source row has. */
+  public enum WhenMatched { KEEP, UPDATE_ALL }
+
+  /** What happens to a source row whose key the table does not have. */
+  public enum WhenNotMatched { INSERT_ALL, SKIP }
+
+  /** What happens to a target row whose key no source row has. */
+  public enum WhenNotMatchedBySource { KEEP, DELETE }
+
+  private final List<String> keys;
+  private WhenMatched whenMatched = WhenMatched.KEEP;
+  private Optional<String> matchedCondition = Optional.empty();
+  private WhenNotMatched whenNotMatched = WhenNotMatched.INSERT_ALL;
+  private WhenNotMatchedBySource bySource = WhenNotMatchedBySource.KEEP;
+  private Optional<String> bySourceFilter = Optional.empty();
+  private Optional<ArrowReader> source = Optional.empty();
+  private long maxRowsPerFile = CreateOptions.DEFAULT_MAX_ROWS_PER_FILE;
+  private int exactKeyThreshold = KeyFilterBuilder.DEFAULT_EXACT_THRESHOLD;
+
+  MergeInsert(TableContext ctx, Supplier<Snapshot> latest, List<String> keys) {
+    super(ctx, latest);
+    if (keys.isEmpty()) {
+      throw new InvalidInputException("a merge insert needs at least one key column");
+    }
+    if (new LinkedHashSet<>(keys).size() != keys.size()) {
+      throw new InvalidInputException("key columns " + keys + " name a column twice");
+    }
+    this.keys = List.copyOf(keys);
+  }
+
+  @Override
+  MergeInsert self() {
+    return this;
+  }
+
+  /** The source rows (the table's columns); read once, when the statement first plans. */
+  public MergeInsert from(ArrowReader reader) {
+    this.source = Optional.of(Objects.requireNonNull(reader, "reader"));
+    return this;
+  }
+
+  /** Matched target rows take the source row's values. */
+  public MergeInsert whenMatchedUpdateAll() {
+    this.whenMatched = WhenMatched.UPDATE_ALL;
+    this.matchedCondition = Optional.empty();
+    return this;
+  }
+
+  /** Matched target rows take the source row's values where {@code condition} holds. */
+  public MergeInsert whenMatchedUpdateAll(String condition) {
+    Sql.parseFilter(condition, "WHEN MATCHED AND");
+    this.whenMatched = WhenMatched.UPDATE_ALL;
+    this.matchedCondition = Optional.of(condition);
+    return this;
+  }
+
+  /** Matched target rows stay as they are (the default). */
+  public MergeInsert whenMatchedKeep() {
+    this.whenMatched = WhenMatched.KEEP;
+    this.matchedCondition = Optional.empty();
+    return this;
+  }
+
+  /** Source rows with a new key are inserted (the default). */
+  public MergeInsert whenNotMatchedInsertAll() {
+    this.whenNotMatched = WhenNotMatched.INSERT_ALL;
+    return this;
+  }
+
+  /** Source rows with a new key are left out. */
+  public MergeInsert whenNotMatchedSkip() {
+    this.whenNotMatched = WhenNotMatched.SKIP;
+    return this;
+  }
+
+  /** Target rows whose key the source lacks stay (the default). */
+  public MergeInsert whenNotMatchedBySourceKeep() {
+    this.bySource = WhenNotMatchedBySource.KEEP;
+    this.bySourceFilter = Optional.empty();
+    return this;
+  }
+
+  /** Target rows whose key the source lacks are deleted. */
+  public MergeInsert whenNotMatchedBySourceDelete() {
+    this.bySource = WhenNotMatchedBySource.DELETE;
+    this.bySourceFilter = Optional.empty();
+    return this;
+  }
+
+  /** Target rows whose key the source lacks are deleted where {@code filter} holds. */
+  public MergeInsert whenNotMatchedBySourceDelete(String filter) {
+    Sql.parseFilter(filter, "WHEN NOT MATCHED BY SOURCE AND");
+    this.bySource = WhenNotMatchedBySource.DELETE;
+    this.bySourceFilter = Optional.of(filter);
+    return this;
+  }
+
+  public MergeInsert whenMatched(WhenMatched w) {
+    this.whenMatched = Objects.requireNonNull(w, "w");
+    this.matchedCondition = Optional.empty();
+    return this;
+  }
+
+  public MergeInsert whenNotMatched(WhenNotMatched w) {
+    this.whenNotMatched = Objects.requireNonNull(w, "w");
+    return this;
+  }
+
+  public MergeInsert whenNotMatchedBySource(WhenNotMatchedBySource w) {
+    this.bySource = Objects.requireNonNull(w, "w");
+    this.bySourceFilter = Optional.empty();
+    return this;
+  }
+
+  /** The most rows one new fragment holds (default 1,048,576). */
+  public MergeInsert maxRowsPerFile(long rows) {
+    this.maxRowsPerFile = CreateOptions.builder().maxRowsPerFile(rows).build().maxRowsPerFile();
+    return this;
+  }
+
+  /**
+   * Up to this many distinct written keys the AssertUniqueKeys carries them exactly (a conflict
+   * only on a real shared key), above it as a Bloom filter (default 10,000).
+   */
+  public MergeInsert exactKeyThreshold(int keysExactly) {
+    if (keysExactly < 0) {
+      throw new InvalidInputException("the exact key threshold must not be negative");
+    }
+    this.exactKeyThreshold = keysExactly;
+    return this;
+  }
+
+  public StatementResult commit() {
+    MergeStatement s = statement();
+    try {
+      return run(s);
+    } finally {
+      s.close();
+    }
+  }
+
+  MergeStatement statement() {
+    ArrowReader reader = source.orElseThrow(() ->
+        new InvalidInputException("a merge insert needs source rows: call from(reader)"));
+    return new MergeStatement(this, reader);
+  }
+
+  /** The statement, for transactions. Holds the source rows until closed. */
+  static final class MergeStatement implements Statement, AutoCloseable {
+    private final MergeInsert spec;
+    private final ArrowReader reader;
+    private final List<VectorSchemaRoot> batches = new ArrayList<>();
+    private org.apache.arrow.vector.types.pojo.Schema sourceSchema;
+    private boolean loaded;
+
+    MergeStatement(MergeInsert spec, ArrowReader reader) {
+      this.spec = spec;
+      this.reader = reader;
+    }
+
+    @Override
+    public String describe() {
+      return "merge insert on " + String.join(", ", spec.keys) + " (when matched "
+          + spec.whenMatched.name().toLowerCase(java.util.Locale.ROOT)
+          + spec.matchedCondition.map(c -> " if " + c).orElse("") + ", when not matched "
+          + spec.whenNotMatched.name().toLowerCase(java.util.Locale.ROOT)
+          + ", when not matched by source "
+          + spec.bySource.name().toLowerCase(java.util.Locale.ROOT)
+          + spec.bySourceFilter.map(c -> " if " + c).orElse("") + ")";
+    }
+
+    /** Reads the source once, into memory, conformed to the table's columns. */
+    private void load(TableView view, BufferAllocator allocator) {
+      if (loaded) {
+        return;
+      }
+      loaded = true;
+      BatchConformance conformance = new BatchConformance(view.schema(), Optional.of(reader));
+      try {
+        while (reader.loadNextBatch()) {
+          VectorSchemaRoot in = reader.getVectorSchemaRoot();
+          if (in.getRowCount() == 0) {
+            continue;
+          }
+          VectorSchemaRoot conformed = conformance.conform(in);
+          if (sourceSchema == null) {
+            sourceSchema = view.arrowSchema();
+          }
+          // Kept in the source's own allocator: Arrow moves buffers only within one root.
+          VectorSchemaRoot kept = VectorSchemaRoot.create(sourceSchema,
+              conformed.getFieldVectors().get(0).getAllocator());
+          try (ArrowRecordBatch rb = new VectorUnloader(conformed).getRecordBatch()) {
+            new VectorLoader(kept).load(rb);
+          }
+          batches.add(kept);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading the merge insert's source rows", e);
+      }
+      if (sourceSchema == null) {
+        sourceSchema = view.arrowSchema();
+      }
+    }
+
+    @Override
+    public Counts plan(TxnPlan plan, TxnPlan.Step step) {
+      TableView view = plan.view();
+      TableContext ctx = plan.ctx();
+      load(view, ctx.allocator());
+      if (!sourceSchema.equals(view.arrowSchema())) {
+        throw new InvalidInputException("the table's columns changed since the merge insert's "
+            + "source was read (now " + view.arrowSchema() + "); run it again");
+      }
+      List<Field> keyFields = view.columns(spec.keys);
+      List<Field> top = view.schema().topLevel();
+      int[] keyIndex = keyFields.stream().mapToInt(top::indexOf).toArray();
+      // The source's keys.
+      int total = 0;
+      for (VectorSchemaRoot b : batches) {
+        total += b.getRowCount();
+      }
+      int[] batchOf = new int[total];
+      int[] rowOf = new int[total];
+      boolean integerKey = !batches.isEmpty() && KeyIndex.integer(columns(batches.get(0), keyIndex));
+      long[] ints = integerKey ? new long[total] : null;
+      boolean[] nulls = integerKey ? new boolean[total] : null;
+      byte[][] bytes = integerKey ? null : new byte[total][];
+      int g = 0;
+      for (int bi = 0; bi < batches.size(); bi++) {
+        VectorSchemaRoot b = batches.get(bi);
+        List<FieldVector> kc = columns(b, keyIndex);
+        for (FieldVector v : kc) {
+          if (!KeyFilterBuilder.supports(v)) {
+            throw new InvalidInputException("key column '" + v.getName() + "' is "
+                + v.getField().getType() + "; a merge insert key is a string, integer or binary "
+                + "column");
+          }
+        }
+        for (int r = 0; r < b.getRowCount(); r++, g++) {
+          batchOf[g] = bi;
+          rowOf[g] = r;
+          if (integerKey) {
+            nulls[g] = kc.get(0).isNull(r);
+            ints[g] = nulls[g] ? 0 : KeyIndex.value(kc.get(0), r);
+          } else {
+            bytes[g] = KeyFilterBuilder.keyBytes(kc, r);
+          }
+        }
+      }
+      KeyIndex bySourceKey = KeyIndex.of(integerKey, ints, nulls, bytes, total);
+      if (bySourceKey.duplicate() >= 0) {
+        int d = bySourceKey.duplicate();
+        throw new InvalidInputException("the source has the key "
+            + describeKey(columns(batches.get(batchOf[d]), keyIndex), rowOf[d]) + " ("
+            + String.join(", ", spec.keys) + ") more than once; a merge insert needs unique "
+            + "source keys (lance-core: an ambiguous merge insert)");
+      }
+      boolean[] matchedSource = new boolean[total];
+      org.apache.arrow.vector.types.pojo.Schema arrow = view.arrowSchema();
+
+      // Which target columns the scan reads: keys, the condition's target columns, the filter's.
+      Set<String> read = new LinkedHashSet<>(spec.keys);
+      Optional<BoundPredicate> condition = Optional.empty();
+      List<Field> conditionTarget = List.of();
+      if (spec.whenMatched == WhenMatched.UPDATE_ALL && spec.matchedCondition.isPresent()) {
+        BoundPredicate full = Sql.filter(spec.matchedCondition.get(),
+            conditionSchema(arrow, arrow), "WHEN MATCHED AND");
+        Set<String> targetCols = new LinkedHashSet<>();
+        for (List<String> p : full.columnPaths()) {
+          if (p.get(0).equals("target") && p.size() > 1) {
+            targetCols.add(p.get(1));
+          }
+        }
+        conditionTarget = view.columns(targetCols);
+        read.addAll(targetCols);
+        condition = Optional.of(Sql.filter(spec.matchedCondition.get(),
+            conditionSchema(arrow, view.arrowOf(conditionTarget)), "WHEN MATCHED AND"));
+      }
+      Optional<BoundPredicate> deleteFilter = Optional.empty();
+      if (spec.bySource == WhenNotMatchedBySource.DELETE && spec.bySourceFilter.isPresent()) {
+        BoundPredicate f = Sql.filter(spec.bySourceFilter.get(), arrow,
+            "WHEN NOT MATCHED BY SOURCE AND");
+        read.addAll(f.columns());
+        deleteFilter = Optional.of(f);
+      }
+      List<Field> scanColumns = view.columns(read);
+      int[] scanKeyIndex = keyFields.stream().mapToInt(scanColumns::indexOf).toArray();
+
+      KeyFilterBuilder writtenKeys = new KeyFilterBuilder(spec.exactKeyThreshold);
+      long updated = 0;
+      long deleted = 0;
+      long inserted = 0;
+      try (RowSink sink = new RowSink(plan, step, true, spec.maxRowsPerFile)) {
+        List<ViewFragment> fragments = view.fragments();
+        Optional<BoundPredicate> cond = condition;
+        List<Field> condTarget = conditionTarget;
+        Optional<BoundPredicate> delFilter = deleteFilter;
+        // Fragments are matched in parallel (each marks the source rows it matched); the
+        // updated rows are then written in fragment order.
+        List<FragmentMatch> found = Parallel.map(fragments, f -> match(view, f, scanColumns,
+            scanKeyIndex, bySourceKey, matchedSource, cond, condTarget, delFilter, batchOf, rowOf,
+            ctx));
+        List<RoaringBitmap> leaving = new ArrayList<>();
+        for (FragmentMatch m : found) {
+          ViewFragment f = m.fragment();
+          if (!m.updateRows().isEmpty()) {
+            if (view.stableRowIds() && f.pending().isPresent()
+                && f.pending().get().rowsWithoutIds() > 0) {
+              plan.reserveIds();
+            }
+            writeUpdated(sink, view, f, m.updateRows(), batchOf, rowOf, writtenKeys, keyIndex,
+                ctx);
+            ReadSet.declareRead(plan, step, f, m.update(), keyFields);
+          }
+          updated += m.update().getLongCardinality();
+          deleted += m.remove().getLongCardinality();
+          leaving.add(RoaringBitmap.or(m.update(), m.remove()));
+        }
+        Deletions.deleteAll(plan, step, fragments, leaving);
+        if (spec.whenNotMatched == WhenNotMatched.INSERT_ALL) {
+          int[] pickBatch = new int[spec.batchSize];
+          int[] pickRow = new int[spec.batchSize];
+          int k = 0;
+          for (int s = 0; s < total; s++) {
+            if (matchedSource[s]) {
+              continue;
+            }
+            pickBatch[k] = batchOf[s];
+            pickRow[k] = rowOf[s];
+            k++;
+            if (k == spec.batchSize) {
+              inserted += writeRows(sink, pickBatch, pickRow, k, writtenKeys, keyIndex, ctx);
+              k = 0;
+            }
+          }
+          inserted += writeRows(sink, pickBatch, pickRow, k, writtenKeys, keyIndex, ctx);
+        }
+        sink.finish();
+      }
+      if (updated + inserted > 0) {
+        List<Ref> refs = new ArrayList<>();
+        keyFields.forEach(kf -> refs.add(view.fieldRef(kf.id())));
+        step.add(new AssertUniqueKeys(refs, writtenKeys.build()));
+      }
+      return new Counts(deleted, updated, inserted);
+    }
+
+    /** What one fragment's scan found: rows to update (offset, source row) and to delete. */
+    private record FragmentMatch(ViewFragment fragment, List<long[]> updateRows,
+        RoaringBitmap update, RoaringBitmap remove) {}
+
+    private FragmentMatch match(TableView view, ViewFragment f, List<Field> scanColumns,
+        int[] scanKeyIndex, KeyIndex bySourceKey, boolean[] matchedSource,
+        Optional<BoundPredicate> condition, List<Field> conditionTarget,
+        Optional<BoundPredicate> deleteFilter, int[] batchOf, int[] rowOf, TableContext ctx) {
+      RoaringBitmap update = new RoaringBitmap();
+      RoaringBitmap remove = new RoaringBitmap();
+      List<long[]> updateRows = new ArrayList<>();
+      List<dev.lancet.table.spi.RowRange> live = f.liveRanges(ctx);
+      if (live.isEmpty()) {
+        return new FragmentMatch(f, updateRows, update, remove);
+      }
+      try (FragmentRead in = view.read(f, scanColumns, live, spec.batchSize)) {
+        VectorSchemaRoot batch;
+        while ((batch = in.next()) != null) {
+          long[] offsets = in.offsets();
+          view.advance(offsets.length);
+          List<FieldVector> kc = columns(batch, scanKeyIndex);
+          int n = batch.getRowCount();
+          int[] hitRow = new int[n];
+          int[] hitSource = new int[n];
+          int hits = 0;
+          RoaringBitmap unmatched = new RoaringBitmap();
+          for (int r = 0; r < n; r++) {
+            int s = bySourceKey.lookup(kc, r);
+            if (s < 0) {
+              unmatched.add(r);
+            } else {
+              matchedSource[s] = true;
+              hitRow[hits] = r;
+              hitSource[hits] = s;
+              hits++;
+            }
+          }
+          if (spec.whenMatched == WhenMatched.UPDATE_ALL && hits > 0) {
+            boolean[] take = conditionHolds(condition, batch, conditionTarget, scanColumns,
+                hitRow, hitSource, batchOf, rowOf, hits, ctx.allocator());
+            for (int i = 0; i < hits; i++) {
+              if (take[i]) {
+                update.add((int) offsets[hitRow[i]]);
+                updateRows.add(new long[] {offsets[hitRow[i]], hitSource[i]});
+              }
+            }
+          }
+          if (spec.bySource == WhenNotMatchedBySource.DELETE && !unmatched.isEmpty()) {
+            RoaringBitmap doomed = deleteFilter.isPresent()
+                ? RoaringBitmap.and(unmatched, deleteFilter.get().selection(batch))
+                : unmatched;
+            doomed.forEach((int r) -> remove.add((int) offsets[r]));
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("matching keys in fragment " + f.id(), e);
+      }
+      return new FragmentMatch(f, updateRows, update, remove);
+    }
+
+    private void writeUpdated(RowSink sink, TableView view, ViewFragment f,
+        List<long[]> updateRows, int[] batchOf, int[] rowOf, KeyFilterBuilder keysOut,
+        int[] keyIndex, TableContext ctx) {
+      Optional<RowIdSequence> ids = f.rowIds(ctx);
+      Optional<RowVersionSequence> created = f.createdAt(ctx);
+      RowSink.Kind kind = f.pending().isPresent() || created.isEmpty()
+          ? RowSink.Kind.MOVED_PENDING : RowSink.Kind.MOVED;
+      int chunk = spec.batchSize;
+      for (int start = 0; start < updateRows.size(); start += chunk) {
+        int n = Math.min(chunk, updateRows.size() - start);
+        int[] pb = new int[n];
+        int[] pr = new int[n];
+        long[] rowIds = new long[n];
+        long[] createdAt = new long[n];
+        for (int i = 0; i < n; i++) {
+          long[] u = updateRows.get(start + i);
+          int s = (int) u[1];
+          pb[i] = batchOf[s];
+          pr[i] = rowOf[s];
+          rowIds[i] = ids.isPresent() ? ids.get().get(u[0]) : -1;
+          createdAt[i] = created.isPresent() ? created.get().versionAt(u[0]) : -1;
+        }
+        try (VectorSchemaRoot rows = Gather.rows(sourceSchema, batches, pb, pr, n,
+            ctx.allocator())) {
+          keysOut.add(columns(rows, keyIndex));
+          sink.write(rows, kind, rowIds, createdAt, null);
+        }
+      }
+    }
+
+    private long writeRows(RowSink sink, int[] pb, int[] pr, int n, KeyFilterBuilder keysOut,
+        int[] keyIndex, TableContext ctx) {
+      if (n == 0) {
+        return 0;
+      }
+      try (VectorSchemaRoot rows = Gather.rows(sourceSchema, batches, pb, pr, n,
+          ctx.allocator())) {
+        keysOut.add(columns(rows, keyIndex));
+        sink.write(rows, RowSink.Kind.FRESH, null, null, null);
+      }
+      return n;
+    }
+
+    /** Whether the update condition holds for each matched pair (all true without one). */
+    private boolean[] conditionHolds(Optional<BoundPredicate> condition, VectorSchemaRoot batch,
+        List<Field> conditionTarget, List<Field> scanColumns, int[] hitRow, int[] hitSource,
+        int[] batchOf, int[] rowOf, int hits, BufferAllocator allocator) {
+      boolean[] out = new boolean[hits];
+      if (condition.isEmpty()) {
+        Arrays.fill(out, true);
+        return out;
+      }
+      int[] pb = new int[hits];
+      int[] pr = new int[hits];
+      for (int i = 0; i < hits; i++) {
+        pb[i] = batchOf[hitSource[i]];
+        pr[i] = rowOf[hitSource[i]];
+      }
+      int[] identity = new int[hits];
+      for (int i = 0; i < hits; i++) {
+        identity[i] = i;
+      }
+      List<FieldVector> targetCols = new ArrayList<>();
+      for (Field c : conditionTarget) {
+        targetCols.add(batch.getVector(scanColumns.indexOf(c)));
+      }
+      try (VectorSchemaRoot src = Gather.rows(sourceSchema, batches, pb, pr, hits, allocator);
+          StructVector s = Gather.struct("source", src.getFieldVectors(), identity, hits,
+              allocator);
+          StructVector t = Gather.struct("target", targetCols, hitRow, hits, allocator)) {
+        VectorSchemaRoot both = new VectorSchemaRoot(List.of(s.getField(), t.getField()),
+            List.of(s, t), hits);
+        condition.get().selection(both).forEach((int i) -> out[i] = true);
+      }
+      return out;
+    }
+
+    private static org.apache.arrow.vector.types.pojo.Schema conditionSchema(
+        org.apache.arrow.vector.types.pojo.Schema source,
+        org.apache.arrow.vector.types.pojo.Schema target) {
+      return new org.apache.arrow.vector.types.pojo.Schema(List.of(
+          new org.apache.arrow.vector.types.pojo.Field("source",
+              org.apache.arrow.vector.types.pojo.FieldType.nullable(
+                  org.apache.arrow.vector.types.pojo.ArrowType.Struct.INSTANCE),
+              source.getFields()),
+          new org.apache.arrow.vector.types.pojo.Field("target",
+              org.apache.arrow.vector.types.pojo.FieldType.nullable(
+                  org.apache.arrow.vector.types.pojo.ArrowType.Struct.INSTANCE),
+              target.getFields())));
+    }
+
+    private static List<FieldVector> columns(VectorSchemaRoot b, int[] index) {
+      List<FieldVector> out = new ArrayList<>(index.length);
+      for (int i : index) {
+        out.add(b.getVector(i));
+      }
+      return out;
+    }
+
+    private static String describeKey(List<FieldVector> kc, int row) {
+      List<String> parts = new ArrayList<>();
+      for (FieldVector v : kc) {
+        parts.add(String.valueOf(v.getObject(row)));
+      }
+      return "(" + String.join(", ", parts) + ")";
+    }
+
+    @Override
+    public void close() {
+      batches.forEach(VectorSchemaRoot::close);
+      batches.clear();
+    }
+  }
+}

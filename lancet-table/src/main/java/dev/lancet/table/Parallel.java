@@ -1,0 +1,117 @@
+package dev.lancet.table;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Runs one task per item on a few threads and returns the results in item order: per-fragment
+ * work of a statement that reads (filter evaluation through the data-file reader) or waits on the
+ * store (a deletion file's fsync), so fragments overlap. The first failure is rethrown; the
+ * threads are daemons and live only for the call.
+ */
+final class Parallel {
+  private static final int THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+
+  /** How many items a pipeline reads ahead of the one being written. */
+  static final int WINDOW = THREADS;
+
+  private Parallel() {}
+
+  static <T, R> List<R> map(List<T> items, Function<T, R> task) {
+    if (items.size() <= 1) {
+      List<R> out = new ArrayList<>(items.size());
+      items.forEach(i -> out.add(task.apply(i)));
+      return out;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, items.size()), r -> {
+      Thread t = new Thread(r, "lancet-statement");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<R>> futures = new ArrayList<>(items.size());
+      for (T item : items) {
+        futures.add(pool.submit(() -> task.apply(item)));
+      }
+      List<R> out = new ArrayList<>(items.size());
+      for (Future<R> f : futures) {
+        out.add(f.get());
+      }
+      return out;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LanceTableException("interrupted while running a statement", e);
+    } catch (ExecutionException e) {
+      throw rethrow(e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Runs {@code task} on up to {@code window} items ahead of the one {@code sink} takes, and hands
+   * the results to {@code sink} on the calling thread in item order: reads overlap one another and
+   * the writes, while at most {@code window} results are held. On a failure the results not yet
+   * handed over are closed and the first failure is rethrown.
+   */
+  static <T, R extends AutoCloseable> void pipeline(List<T> items, int window,
+      Function<T, R> task, Consumer<R> sink) {
+    if (items.isEmpty()) {
+      return;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, window), r -> {
+      Thread t = new Thread(r, "lancet-statement");
+      t.setDaemon(true);
+      return t;
+    });
+    Deque<Future<R>> ahead = new ArrayDeque<>();
+    int next = 0;
+    try {
+      while (next < items.size() || !ahead.isEmpty()) {
+        while (next < items.size() && ahead.size() < window) {
+          T item = items.get(next++);
+          ahead.add(pool.submit(() -> task.apply(item)));
+        }
+        try (R r = ahead.poll().get()) {
+          sink.accept(r);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LanceTableException("interrupted while running a statement", e);
+    } catch (ExecutionException e) {
+      throw rethrow(e);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Exception e) {
+      throw new LanceTableException(e.getMessage(), e);
+    } finally {
+      pool.shutdown(); // queued tasks run to their end: at most window of them
+      for (Future<R> f : ahead) {
+        try {
+          f.get().close();
+        } catch (Exception ignored) {
+          // a result nobody takes, or the task that failed
+        }
+      }
+    }
+  }
+
+  private static RuntimeException rethrow(ExecutionException e) {
+    if (e.getCause() instanceof RuntimeException r) {
+      return r;
+    }
+    if (e.getCause() instanceof Error err) {
+      throw err;
+    }
+    return new LanceTableException(e.getCause().getMessage(), e.getCause());
+  }
+}

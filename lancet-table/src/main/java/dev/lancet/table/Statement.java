@@ -1,0 +1,19 @@
+package dev.lancet.table;
+
+/** A row-level statement: plans itself into one user step of a transaction. */
+interface Statement {
+  /** Rows the statement deleted, updated and inserted. */
+  record Counts(long deleted, long updated, long inserted) {
+    static final Counts NONE = new Counts(0, 0, 0);
+
+    Counts plus(Counts o) {
+      return new Counts(deleted + o.deleted, updated + o.updated, inserted + o.inserted);
+    }
+  }
+
+  /** What the statement's step is called in the history. */
+  String describe();
+
+  /** Plans the statement against {@code plan}'s view, adding its step; its counts. */
+  Counts plan(TxnPlan plan, TxnPlan.Step step);
+}

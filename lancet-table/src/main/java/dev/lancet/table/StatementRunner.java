@@ -1,0 +1,79 @@
+package dev.lancet.table;
+
+import dev.lancet.core.commit.CommitResult;
+import dev.lancet.core.commit.ConflictingCommitException;
+import dev.lancet.core.version.Snapshot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Runs one statement as its own commit: plan against the newest version, commit through the
+ * commit loop (which rebases over concurrent commits that do not collide), and when a concurrent
+ * commit does collide (a retryable conflict), plan the statement again against the new version,
+ * up to {@code maxReplans} times, as lance-core's conflict retries do. Files of a plan that did not
+ * commit are deleted; nothing is committed when the statement changes nothing.
+ */
+final class StatementRunner {
+  /** Re-plans after a retryable conflict unless told otherwise (lance-core's default is 10). */
+  static final int DEFAULT_MAX_REPLANS = 10;
+
+  private StatementRunner() {}
+
+  static StatementResult run(TableContext ctx, Supplier<Snapshot> latest, Statement statement,
+      int maxReplans, int maxRetries, Consumer<Attempt> onAttempt,
+      java.util.function.LongConsumer onProgress) {
+    List<Attempt> attempts = new ArrayList<>();
+    Consumer<Attempt> observer = a -> {
+      attempts.add(a);
+      onAttempt.accept(a);
+    };
+    int plans = 0;
+    try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
+      while (true) {
+        plans++;
+        TableView view = new TableView(ctx, latest.get());
+        view.onProgress(onProgress);
+        TxnPlan plan = new TxnPlan(ctx, view, TxnPlan.noReservations());
+        Statement.Counts counts;
+        int files;
+        try {
+          TxnPlan.Step step = plan.step(statement.describe());
+          counts = statement.plan(plan, step);
+          files = plan.view().pending().size();
+          if (step.isEmpty()) {
+            plan.deleteWritten();
+            return new StatementResult(OptionalLong.empty(), counts.deleted(), counts.updated(),
+                counts.inserted(), 0, plans, attempts);
+          }
+        } catch (RuntimeException e) {
+          plan.deleteWritten();
+          throw Commits.translate(e);
+        }
+        try {
+          CommitResult r = plan.commit(observer, maxRetries);
+          return new StatementResult(OptionalLong.of(r.version()), counts.deleted(),
+              counts.updated(), counts.inserted(), files, plans, attempts);
+        } catch (CommitStateUnknownException e) {
+          throw e; // the files stay: the commit may have landed
+        } catch (RetryableConflictException e) {
+          plan.deleteWritten();
+          if (!(e.getCause() instanceof ConflictingCommitException)) {
+            throw e;
+          }
+          if (plans > maxReplans) {
+            throw new RetryableConflictException(statement.describe() + ": planned " + plans
+                + " time(s), and a concurrent commit collided every time (the re-plan budget, "
+                + maxReplans + ", is spent); the last: " + e.getMessage(), e.winnerVersion(),
+                e.collisions(), e.getCause());
+          }
+        } catch (RuntimeException e) {
+          plan.deleteWritten();
+          throw e;
+        }
+      }
+    }
+  }
+}
