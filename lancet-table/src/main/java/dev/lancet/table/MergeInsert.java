@@ -563,6 +563,44 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       return out;
     }
 
+    /** The source keys whose hashes are {@code keyHashes} (as the AssertUniqueKeys hashed them). */
+    @Override
+    public List<String> keysWithHashes(java.util.Set<Long> keyHashes) {
+      List<String> out = new ArrayList<>();
+      if (keyHashes.isEmpty() || batches.isEmpty()) {
+        return out;
+      }
+      List<String> names = batches.get(0).getSchema().getFields().stream()
+          .map(org.apache.arrow.vector.types.pojo.Field::getName).toList();
+      int[] keyIndex = spec.keys.stream().mapToInt(names::indexOf).toArray();
+      for (VectorSchemaRoot b : batches) {
+        List<FieldVector> kc = columns(b, keyIndex);
+        int[] row = {0};
+        List<Integer> hits = new ArrayList<>();
+        // forEachKeyHash skips rows with a null key part: pair each hash with its row.
+        KeyFilterBuilder.forEachKeyHash(kc, h -> {
+          while (hasNullPart(kc, row[0])) {
+            row[0]++;
+          }
+          if (keyHashes.contains(h)) {
+            hits.add(row[0]);
+          }
+          row[0]++;
+        });
+        hits.forEach(r -> out.add(describeKey(kc, r)));
+      }
+      return out;
+    }
+
+    private static boolean hasNullPart(List<FieldVector> kc, int row) {
+      for (FieldVector v : kc) {
+        if (v.isNull(row)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     private static String describeKey(List<FieldVector> kc, int row) {
       List<String> parts = new ArrayList<>();
       for (FieldVector v : kc) {

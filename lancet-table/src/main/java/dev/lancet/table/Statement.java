@@ -16,4 +16,12 @@ interface Statement {
 
   /** Plans the statement against {@code plan}'s view, adding its step; its counts. */
   Counts plan(TxnPlan plan, TxnPlan.Step step);
+
+  /**
+   * The keys this statement wrote whose hashes are among {@code keyHashes} (a key collision's
+   * shared hashes), spelled for people; empty for statements that assert no keys.
+   */
+  default java.util.List<String> keysWithHashes(java.util.Set<Long> keyHashes) {
+    return java.util.List.of();
+  }
 }

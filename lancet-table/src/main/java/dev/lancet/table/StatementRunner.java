@@ -22,6 +22,17 @@ final class StatementRunner {
 
   private StatementRunner() {}
 
+  /** The key hashes a conflict's key collisions share (exact filters name them, Bloom ones not). */
+  private static java.util.Set<Long> sharedKeyHashes(ConflictingCommitException e) {
+    java.util.Set<Long> out = new java.util.HashSet<>();
+    for (dev.lancet.core.conflict.Collision c : e.conflicts()) {
+      if (c instanceof dev.lancet.core.conflict.Collision.KeyAssertion k) {
+        out.addAll(k.sharedKeyHashes());
+      }
+    }
+    return out;
+  }
+
   static StatementResult run(TableContext ctx, Supplier<Snapshot> latest, Statement statement,
       int maxReplans, int maxRetries, Consumer<Attempt> onAttempt,
       java.util.function.LongConsumer onProgress) {
@@ -64,10 +75,13 @@ final class StatementRunner {
             throw e;
           }
           if (plans > maxReplans) {
+            List<String> keys = statement.keysWithHashes(sharedKeyHashes(
+                (ConflictingCommitException) e.getCause()));
             throw new RetryableConflictException(statement.describe() + ": planned " + plans
                 + " time(s), and a concurrent commit collided every time (the re-plan budget, "
-                + maxReplans + ", is spent); the last: " + e.getMessage(), e.winnerVersion(),
-                e.collisions(), e.getCause());
+                + maxReplans + ", is spent); the last: " + e.getMessage()
+                + (keys.isEmpty() ? "" : " Colliding keys: " + String.join(", ", keys) + "."),
+                e.winnerVersion(), e.collisions(), keys, e.getCause());
           }
         } catch (RuntimeException e) {
           plan.deleteWritten();

@@ -129,4 +129,22 @@ class ConcurrentStatementsTest {
       assertThat(t.version()).isEqualTo(before + 1); // only the other delete landed
     }
   }
+
+  /** A key collision names the keys both writers inserted (exact filters carry their hashes). */
+  @Test
+  void aMergeInsertOutOfRePlansNamesTheCollidingKeys() throws IOException {
+    try (LanceTable t = table(); LanceTable other = LanceTable.open(t.uri())) {
+      AtomicBoolean done = new AtomicBoolean();
+      long before = t.version();
+      Throwable e = org.assertj.core.api.Assertions.catchThrowable(() -> t.mergeInsert("id")
+          .whenMatchedUpdateAll().from(rows(5000, 20)).maxReplans(0)
+          .onProgress(once(done, () -> other.mergeInsert("id").from(rows(5010, 2)).commit()))
+          .commit());
+      assertThat(e).isInstanceOf(dev.lancet.table.RetryableConflictException.class)
+          .hasMessageContaining("Colliding keys: (5010), (5011).");
+      assertThat(((dev.lancet.table.RetryableConflictException) e).collidingKeys())
+          .containsExactly("(5010)", "(5011)");
+      assertThat(t.version()).isEqualTo(before + 1); // only the other merge insert landed
+    }
+  }
 }
