@@ -4,6 +4,7 @@ import dev.lancet.core.store.AlreadyExistsException;
 import dev.lancet.core.store.Listing;
 import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectInfo;
+import dev.lancet.core.store.ObjectTooLargeException;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.Ranges;
 import dev.lancet.core.store.StoreAccessException;
@@ -33,6 +34,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -215,6 +217,35 @@ public final class S3ObjectStore implements ObjectStore {
     StorePath.validate(path);
     return read("GET", path, () -> client.getObjectAsBytes(r -> r.bucket(location.bucket()).key(location.key(path)))
         .asByteArray());
+  }
+
+  /**
+   * One GET: the object's length comes with the answer's headers, and a body longer than
+   * {@code maxBytes} is abandoned unread (the connection is dropped rather than drained), so a
+   * bounded read costs no size lookup first.
+   */
+  @Override
+  public byte[] get(String path, long maxBytes) throws IOException {
+    StorePath.validate(path);
+    ResponseInputStream<GetObjectResponse> in = read("GET", path, () -> client.getObject(
+        r -> r.bucket(location.bucket()).key(location.key(path))));
+    try {
+      Long length = in.response().contentLength();
+      if (length != null && length > maxBytes) {
+        in.abort();
+        throw new ObjectTooLargeException(path, length, maxBytes);
+      }
+      byte[] data = in.readNBytes((int) Math.min(maxBytes, Integer.MAX_VALUE - 8) + 1);
+      if (data.length > maxBytes) {
+        in.abort();
+        throw new ObjectTooLargeException(path, length == null ? data.length : length, maxBytes);
+      }
+      return data;
+    } catch (SdkClientException e) {
+      throw clientFailure("GET", path, e);
+    } finally {
+      in.close();
+    }
   }
 
   @Override
