@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -99,6 +100,8 @@ public final class CommitLoop {
       attempts++;
       long attemptStart = System.nanoTime();
       long blockedAt = checkedUpTo + 1;
+      // Whether this attempt's manifest put has started (after that, a failure may hide a landed version).
+      boolean publishing = false;
       try {
         Snapshot latest = attempts == 1 && freshRead.isPresent() && freshRead.get().version() == readVersion
             ? Snapshot.load(store, freshRead.get()) : Snapshot.latest(store, location);
@@ -122,19 +125,65 @@ public final class CommitLoop {
           checkedUpTo = v;
           readableUpTo = v;
         }
-        if (readableUpTo < latest.version()) {
-          requireReadableTransaction(latest);
-          readableUpTo = latest.version();
+        boolean checkLatest = readableUpTo < latest.version();
+        PendingCommit.Rebased next;
+        if (!store.overlapsRequests()) {
+          if (checkLatest) {
+            requireReadableTransaction(latest);
+            readableUpTo = latest.version();
+          }
+          unknownOutcome = Optional.empty();
+          blockedAt = latest.version() + 1;
+          next = applyAndValidate(initial, pending, latest, readVersion, prePublish);
+          prePublish.checkFiles(latest.manifest(), latest.indices(), next.manifest(), next.indices(),
+              next.provenance());
+          // Written only after the transaction applied and its files were found (invalid input
+          // writes nothing) and the scan showed no version carries our uuid (a landed attempt's
+          // .txn file is never replaced).
+          if (!next.transaction().equals(written)) {
+            publisher.writeTransactionFile(next.transaction());
+            written = next.transaction();
+          }
+        } else {
+          // The same requests, overlapped: the latest version's .txn read, the new files'
+          // lookups and our .txn write are independent, so on an object store they cost one round
+          // trip. The .txn file is still written only once the transaction applied and the scan
+          // found no version of ours; if a check then refuses the commit, it is removed below.
+          blockedAt = latest.version() + 1;
+          Future<Void> readable = checkLatest
+              ? CommitRequests.start(() -> requireReadableTransaction(latest)) : CommitRequests.none();
+          try {
+            next = applyAndValidate(initial, pending, latest, readVersion, prePublish);
+          } catch (RuntimeException | IOException e) {
+            // In the order of the sequential path: a damaged latest version is reported first.
+            throwIfFailed(CommitRequests.await(readable));
+            throw e;
+          }
+          TransactionProtos.Transaction writing = next.transaction().equals(written) ? null : next.transaction();
+          Future<Void> txnWrite = writing == null
+              ? CommitRequests.none() : CommitRequests.start(() -> publisher.writeTransactionFile(writing));
+          Optional<Throwable> files = Optional.empty();
+          try {
+            prePublish.checkFiles(latest.manifest(), latest.indices(), next.manifest(), next.indices(),
+                next.provenance());
+          } catch (RuntimeException | IOException e) {
+            files = Optional.of(e);
+          }
+          Optional<Throwable> latestFailure = CommitRequests.await(readable);
+          Optional<Throwable> txnFailure = CommitRequests.await(txnWrite);
+          if (writing != null) {
+            // A failed write may have left a partial state: it is written again next time.
+            written = txnFailure.isEmpty() ? writing : null;
+          }
+          if (checkLatest && latestFailure.isEmpty()) {
+            readableUpTo = latest.version();
+          }
+          throwIfFailed(latestFailure);
+          throwIfFailed(files);
+          throwIfFailed(txnFailure);
+          unknownOutcome = Optional.empty();
         }
-        unknownOutcome = Optional.empty();
-        blockedAt = latest.version() + 1;
-        PendingCommit.Rebased next = applyAndCheck(initial, pending, latest, readVersion, prePublish);
-        // Written only after the transaction applied (invalid input writes nothing) and the scan
-        // showed no version carries our uuid (a landed attempt's .txn file is never replaced).
-        if (!next.transaction().equals(written)) {
-          publisher.writeTransactionFile(next.transaction());
-          written = next.transaction();
-        }
+        publishing = true;
         VersionPublisher.Published published = publisher.publishManifest(
             next.manifest(), next.indices(), next.transaction(), latest.entry().naming());
         long version = published.entry().version();
@@ -169,8 +218,34 @@ public final class CommitLoop {
         // A failed .txn write may have left a partial state: write it again next time.
         written = null;
         giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.STORE_ERROR, blockedAt, e, unknownOutcome);
+      } catch (RuntimeException e) {
+        // Invalid input, a damaged table, a refused store: the transaction failed for good. A
+        // .txn file written before a check refused it (overlapped requests) is named by no
+        // manifest, unless this attempt's manifest put had started.
+        if (!publishing) {
+          discardUnpublished(written, everUnknown);
+        }
+        throw e;
       }
     }
+  }
+
+  /** Rethrows what an overlapped request threw (an {@link IOException} as it was). */
+  private static void throwIfFailed(Optional<Throwable> failure) throws IOException {
+    if (failure.isEmpty()) {
+      return;
+    }
+    Throwable t = failure.get();
+    if (t instanceof IOException io) {
+      throw io;
+    }
+    if (t instanceof RuntimeException r) {
+      throw r;
+    }
+    if (t instanceof Error err) {
+      throw err;
+    }
+    throw new IllegalStateException("an overlapped commit request failed", t);
   }
 
   /**
@@ -206,12 +281,12 @@ public final class CommitLoop {
   }
 
   /**
-   * The manifest {@code pending} produces on {@code latest}, checked before anything is written
-   * ({@link PrePublish}). When it is invalid only because of what was committed after the read
+   * The manifest {@code pending} produces on {@code latest}, checked against the manifest rules
+   * before anything is written ({@link PrePublish#validate}; its files are looked up after). When it is invalid only because of what was committed after the read
    * version (it applies and checks cleanly on the version it read), that is a conflict with the
    * winners, not invalid input: the caller can re-plan.
    */
-  private PendingCommit.Rebased applyAndCheck(PendingCommit initial, PendingCommit pending,
+  private PendingCommit.Rebased applyAndValidate(PendingCommit initial, PendingCommit pending,
       Snapshot latest, long readVersion, PrePublish prePublish) throws IOException {
     PendingCommit.Rebased next;
     try {
@@ -226,8 +301,6 @@ public final class CommitLoop {
       }
       throw e;
     }
-    prePublish.check(latest.manifest(), latest.indices(), next.manifest(), next.indices(),
-        next.provenance());
     return next;
   }
 

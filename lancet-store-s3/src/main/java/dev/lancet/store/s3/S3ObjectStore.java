@@ -175,7 +175,11 @@ public final class S3ObjectStore implements ObjectStore {
         .forcePathStyle(!options.virtualHostedStyle())
         // No "Expect: 100-continue" round trip for the small objects a commit writes (manifests,
         // .txn files); larger bodies keep it, so a refused upload is refused before it is sent.
-        .serviceConfiguration(S3Configuration.builder().expectContinueThresholdInBytes(1L << 20).build())
+        // Over plain HTTP (local servers) the SDK signs the payload; without aws-chunked framing
+        // it hashes the body once instead of signing every chunk (measured: about half the client
+        // CPU of a small PUT). Over HTTPS the payload is not signed, so this changes nothing there.
+        .serviceConfiguration(S3Configuration.builder().expectContinueThresholdInBytes(1L << 20)
+            .chunkedEncodingEnabled(false).build())
         // Checksums only where S3 requires them: S3-compatible servers differ in what they accept.
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
@@ -429,6 +433,12 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public boolean listsInPages() {
+    return true;
+  }
+
+  /** Every request is a round trip: a commit overlaps the ones that do not depend on each other. */
+  @Override
+  public boolean overlapsRequests() {
     return true;
   }
 
