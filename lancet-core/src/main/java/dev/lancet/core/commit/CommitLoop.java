@@ -8,12 +8,17 @@ import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.StoreErrors;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.core.version.VersionEntry;
+import dev.lancet.core.version.Versions;
+import dev.lancet.format.layout.ManifestNaming;
 import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.FormatException;
 import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
@@ -96,15 +101,30 @@ public final class CommitLoop {
     PrePublish prePublish = new PrePublish(store, checks);
     // The newest version whose transaction was read (as a winner, or checked before publishing on top).
     long readableUpTo = -1;
+    // The version a lost race showed to exist, and the naming of the table's manifests.
+    Optional<VersionEntry> lostRaceTo = Optional.empty();
+    ManifestNaming naming = ManifestNaming.V2;
     while (true) {
       attempts++;
       long attemptStart = System.nanoTime();
       long blockedAt = checkedUpTo + 1;
       // Whether this attempt's manifest put has started (after that, a failure may hide a landed version).
       boolean publishing = false;
+      Optional<VersionEntry> lostTo = lostRaceTo;
+      lostRaceTo = Optional.empty();
       try {
-        Snapshot latest = attempts == 1 && freshRead.isPresent() && freshRead.get().version() == readVersion
-            ? Snapshot.load(store, freshRead.get()) : Snapshot.latest(store, location);
+        boolean headStart = attempts == 1 && freshRead.isPresent() && freshRead.get().version() == readVersion;
+        Snapshot latest;
+        Map<Long, WinnerRead> readAhead = Map.of();
+        if (headStart) {
+          latest = Snapshot.load(store, freshRead.get());
+        } else if (store.overlapsRequests()) {
+          readAhead = readWinners(checkedUpTo, lostTo, readVersion);
+          latest = readAhead.get(Collections.max(readAhead.keySet())).snapshot();
+        } else {
+          latest = Snapshot.latest(store, location);
+        }
+        naming = latest.entry().naming();
         latest.requireWritable();
         if (Long.compareUnsigned(latest.version(), readVersion) < 0) {
           throw new InvalidTransactionException("the transaction read version "
@@ -112,9 +132,15 @@ public final class CommitLoop {
               + latest.version() + "; plan it against a version the table has");
         }
         for (long v = checkedUpTo + 1; v <= latest.version(); v++) {
-          Snapshot winner = v == latest.version() ? latest : loadWinner(latest.entry(), v, readVersion);
+          WinnerRead read = readAhead.get(v);
+          if (read != null) {
+            throwIfFailed(read.failure());
+          }
+          Snapshot winner = read != null ? read.snapshot()
+              : v == latest.version() ? latest : loadWinner(latest.entry(), v, readVersion);
           boolean ours = winner.manifest().transactionFile().equals(ourTxnFile);
-          TransactionProtos.Transaction theirs = ours ? null : transactionOf(winner, latest.version());
+          TransactionProtos.Transaction theirs = ours ? null
+              : transactionOf(winner, latest.version(), read != null ? read.transaction() : readTransaction(winner));
           if (ours || theirs.getUuid().equals(uuid)) {
             // Our own earlier attempt landed: report it, never publish twice.
             observer.accept(new CommitAttempt(uuid, attempts, Outcome.ALREADY_COMMITTED, v,
@@ -200,6 +226,8 @@ public final class CommitLoop {
         everUnknown = true;
         giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.STORE_ERROR, e.version(), e, unknownOutcome);
       } catch (CommitConflictException lostRace) {
+        // The version we lost exists: the next attempt reads it while it lists for the latest.
+        lostRaceTo = Optional.of(new VersionEntry(lostRace.version(), naming.path(lostRace.version()), naming, -1));
         try {
           giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.LOST_RACE, lostRace.version(), lostRace,
               unknownOutcome);
@@ -309,7 +337,7 @@ public final class CommitLoop {
    * gone or it does not). A store failure while finding out is thrown: the attempt is retried.
    */
   private boolean validOn(PendingCommit initial, long readVersion, PrePublish prePublish) throws IOException {
-    Optional<VersionEntry> entry = dev.lancet.core.version.Versions.find(store, readVersion);
+    Optional<VersionEntry> entry = Versions.find(store, readVersion);
     if (entry.isEmpty()) {
       return false;
     }
@@ -402,11 +430,11 @@ public final class CommitLoop {
    * cannot read or does not know, fails closed (naming the version and its file). An
    * unreadable transaction in the latest version is damage no re-plan gets past.
    */
-  private static TransactionProtos.Transaction transactionOf(Snapshot winner, long latestVersion) {
-    Optional<TransactionProtos.Transaction> theirs;
-    try {
-      theirs = winner.transaction();
-    } catch (FormatException e) {
+  private static TransactionProtos.Transaction transactionOf(Snapshot winner, long latestVersion,
+      TransactionRead read) {
+    Optional<TransactionProtos.Transaction> theirs = read.transaction();
+    if (read.unreadable().isPresent()) {
+      FormatException e = read.unreadable().get();
       if (winner.version() == latestVersion) {
         requireReadableTransaction(winner);
       }
@@ -427,6 +455,85 @@ public final class CommitLoop {
               + "cannot be checked against it (fail closed); upgrade Lancet, or re-plan on the new version"));
     }
     return theirs.get();
+  }
+
+  /** A winner's transaction as read, or why it could not be (a store failure is thrown). */
+  private record TransactionRead(Optional<TransactionProtos.Transaction> transaction,
+      Optional<FormatException> unreadable) {}
+
+  private static TransactionRead readTransaction(Snapshot winner) {
+    try {
+      return new TransactionRead(winner.transaction(), Optional.empty());
+    } catch (FormatException e) {
+      return new TransactionRead(Optional.empty(), Optional.of(e));
+    }
+  }
+
+  /**
+   * A version read ahead of the scan: its manifest and transaction, or the failure to report
+   * when the scan reaches it (in version order, as the sequential scan would).
+   */
+  private record WinnerRead(Snapshot snapshot, TransactionRead transaction, Optional<Throwable> failure) {}
+
+  /**
+   * On a store that overlaps requests, every version the scan needs, read at once: the version
+   * a lost race showed to exist (its manifest and transaction, while the listing finds the
+   * latest), then every other version after {@code checkedUpTo} up to the latest. On S3 a retry
+   * after a lost race then costs the listing and one round trip per kind of file, however many
+   * winners there are. The latest version is always in the map (only its manifest when nothing
+   * is new). Waits for every read it started.
+   */
+  private Map<Long, WinnerRead> readWinners(long checkedUpTo, Optional<VersionEntry> lostTo, long readVersion)
+      throws IOException {
+    Map<Long, Future<WinnerRead>> reads = new TreeMap<>();
+    Optional<VersionEntry> known = lostTo.filter(e -> e.version() == checkedUpTo + 1);
+    known.ifPresent(e -> reads.put(e.version(), CommitRequests.read(() -> winnerRead(e, true))));
+    Optional<VersionEntry> listed;
+    try {
+      listed = Versions.latest(store);
+    } catch (IOException | RuntimeException e) {
+      reads.values().forEach(CommitRequests::await);
+      throw e;
+    }
+    if (listed.isEmpty()) {
+      reads.values().forEach(CommitRequests::await);
+      throw new dev.lancet.core.version.VersionNotFoundException("no Lance table at " + location
+          + ": it has no versions in _versions/");
+    }
+    VersionEntry latest = listed.get();
+    long first = Math.min(checkedUpTo + 1, latest.version());
+    for (long v = first; v <= latest.version(); v++) {
+      if (reads.containsKey(v)) {
+        continue;
+      }
+      VersionEntry entry = v == latest.version() ? latest
+          : new VersionEntry(v, latest.naming().path(v), latest.naming(), -1);
+      boolean withTransaction = v > checkedUpTo;
+      reads.put(v, CommitRequests.read(() -> winnerRead(entry, withTransaction)));
+    }
+    Map<Long, WinnerRead> out = new TreeMap<>();
+    for (Map.Entry<Long, Future<WinnerRead>> r : reads.entrySet()) {
+      long v = r.getKey();
+      CommitRequests.Outcome<WinnerRead> outcome = CommitRequests.result(r.getValue());
+      Optional<Throwable> failure = outcome.failure().map(e -> e instanceof NotFoundException && v < latest.version()
+          // Between the read version and the latest one a version is missing: cleaned up.
+          ? new ReadVersionUnavailableException(readVersion, v, latest.version()) : e);
+      out.put(v, outcome.value().orElseGet(() -> new WinnerRead(null, null, failure)));
+    }
+    // Versions after the latest the listing saw (a read-ahead of a version that is newer than
+    // the listing, which a consistent store does not produce) are left to the next attempt.
+    out.keySet().removeIf(v -> v > latest.version());
+    WinnerRead top = out.get(latest.version());
+    if (top.failure().isPresent()) {
+      throwIfFailed(top.failure());
+    }
+    return out;
+  }
+
+  private WinnerRead winnerRead(VersionEntry entry, boolean withTransaction) throws IOException {
+    Snapshot snapshot = Snapshot.load(store, entry);
+    TransactionRead txn = withTransaction ? readTransaction(snapshot) : new TransactionRead(Optional.empty(), Optional.empty());
+    return new WinnerRead(snapshot, txn, Optional.empty());
   }
 
   private static String unknownFields(TransactionProtos.Transaction t) {

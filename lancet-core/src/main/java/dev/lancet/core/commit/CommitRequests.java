@@ -41,24 +41,30 @@ final class CommitRequests {
     return POOL.submit(call);
   }
 
-  /** A request that was not needed. */
-  static Future<Void> none() {
-    return CompletableFuture.completedFuture(null);
+  /** A request that answers something. */
+  @FunctionalInterface
+  interface Read<T> {
+    T run() throws Exception;
   }
 
-  /**
-   * Waits for {@code request} to finish, without giving up on an interrupt (the thread's
-   * interrupt status is kept), and returns what it threw, if anything.
-   */
-  static Optional<Throwable> await(Future<Void> request) {
+  /** Starts {@code read} on a pooled thread. */
+  static <T> Future<T> read(Read<T> read) {
+    Callable<T> call = read::run;
+    return POOL.submit(call);
+  }
+
+  /** What a request answered (empty for a request that answers nothing), or what it threw. */
+  record Outcome<T>(Optional<T> value, Optional<Throwable> failure) {}
+
+  /** Waits for {@code request} (as {@link #await}) and returns its answer or its failure. */
+  static <T> Outcome<T> result(Future<T> request) {
     boolean interrupted = false;
     try {
       while (true) {
         try {
-          request.get();
-          return Optional.empty();
+          return new Outcome<>(Optional.ofNullable(request.get()), Optional.empty());
         } catch (ExecutionException e) {
-          return Optional.of(e.getCause());
+          return new Outcome<>(Optional.empty(), Optional.of(e.getCause()));
         } catch (InterruptedException e) {
           interrupted = true;
         }
@@ -68,5 +74,18 @@ final class CommitRequests {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** A request that was not needed. */
+  static Future<Void> none() {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * Waits for {@code request} to finish, without giving up on an interrupt (the thread's
+   * interrupt status is kept), and returns what it threw, if anything.
+   */
+  static Optional<Throwable> await(Future<?> request) {
+    return result(request).failure();
   }
 }

@@ -37,6 +37,12 @@ public final class ConcurrentAppends {
   public static Ledger run(String location, Supplier<ObjectStore> newStore, int writers, int appends) throws Exception {
     try (ObjectStore seedStore = newStore.get()) {
       TortureTables.seed(seedStore, 2, 10);
+      // A commit checks that the files it adds exist (decision 0015): written before the race.
+      for (int w = 0; w < writers; w++) {
+        for (int i = 0; i < appends; i++) {
+          dev.lancet.core.TestDataFiles.placed(seedStore, file("writer" + w + "-" + i + ".lance"));
+        }
+      }
     }
     Ledger ledger = new Ledger();
     CountDownLatch go = new CountDownLatch(1);
