@@ -495,10 +495,14 @@ public final class CommitLoop {
       reads.values().forEach(CommitRequests::await);
       throw e;
     }
-    if (listed.isEmpty()) {
+    long seen = Math.max(checkedUpTo, known.map(VersionEntry::version).orElse(0L));
+    if (listed.isEmpty() || Long.compareUnsigned(listed.get().version(), seen) < 0) {
+      // Versions this commit has seen exist: a listing without them is a store that is not
+      // (yet) consistent, not a missing table. Retried like any store failure.
       reads.values().forEach(CommitRequests::await);
-      throw new dev.lancet.core.version.VersionNotFoundException("no Lance table at " + location
-          + ": it has no versions in _versions/");
+      throw new IOException("listing " + location + "/_versions/ showed "
+          + (listed.isEmpty() ? "no version" : "version " + listed.get().version() + " as the latest")
+          + ", but version " + Long.toUnsignedString(seen) + " exists; the store's listing is behind");
     }
     VersionEntry latest = listed.get();
     long first = Math.min(checkedUpTo + 1, latest.version());
@@ -520,9 +524,6 @@ public final class CommitLoop {
           ? new ReadVersionUnavailableException(readVersion, v, latest.version()) : e);
       out.put(v, outcome.value().orElseGet(() -> new WinnerRead(null, null, failure)));
     }
-    // Versions after the latest the listing saw (a read-ahead of a version that is newer than
-    // the listing, which a consistent store does not produce) are left to the next attempt.
-    out.keySet().removeIf(v -> v > latest.version());
     WinnerRead top = out.get(latest.version());
     if (top.failure().isPresent()) {
       throwIfFailed(top.failure());

@@ -114,6 +114,42 @@ class OverlappedCommitRequestsTest {
   }
 
   @Test
+  void aListingThatIsBehindAfterALostRaceIsRetriedNotTakenForAMissingTable() throws Exception {
+    // A store that lists in pages, as S3 does. On our first manifest put another writer wins the
+    // version first; then the retry's listing comes back empty once (a store not yet consistent).
+    DataFile theirs = placed("theirs.lance");
+    java.util.concurrent.atomic.AtomicBoolean raced = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicBoolean behind = new java.util.concurrent.atomic.AtomicBoolean();
+    ObjectStore store = (ObjectStore) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {ObjectStore.class}, (proxy, method, args) -> {
+          String name = method.getName();
+          if (name.equals("listsInPages")) {
+            return true;
+          }
+          if (name.equals("putIfAbsent") && ((String) args[0]).startsWith("_versions/") && raced.compareAndSet(false, true)) {
+            append(memory, theirs).commit();
+            behind.set(true);
+          }
+          if (name.equals("listFirst") && behind.compareAndSet(true, false)) {
+            return List.of();
+          }
+          try {
+            return method.invoke(memory, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    List<CommitAttempt> seen = new java.util.ArrayList<>();
+
+    CommitResult r = append(store, placed("c.lance")).onAttempt(seen::add).commit();
+
+    assertThat(r.version()).isEqualTo(4);
+    assertThat(seen).extracting(CommitAttempt::outcome).containsExactly(
+        CommitAttempt.Outcome.LOST_RACE, CommitAttempt.Outcome.STORE_ERROR, CommitAttempt.Outcome.COMMITTED);
+    assertThat(Versions.list(memory)).extracting(VersionEntry::version).containsExactly(1L, 2L, 3L, 4L);
+  }
+
+  @Test
   void aMissingNewFileRefusesTheCommitAndLeavesNoTxnFile() throws Exception {
     Set<String> before = txnFiles();
     DataFile missing = new DataFile("never-written.lance", List.of(0), List.of(0), 2, 1, 10);
