@@ -192,64 +192,59 @@ class S3RequestCountsTest {
 
   @Test
   void retryAfterALostRace() {
-    DataFile ours = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 1000, 10));
     FragmentMetadata theirs = LanceOnS3.prewrite(uri, opts, alloc, 2000, 10);
-    // A winner lands between our read and our put-if-absent: the put fails with 412.
-    AtomicBoolean raced = new AtomicBoolean();
-    Map<String, Long>[] afterLoss = new Map[1];
-    Map<String, Long>[] beforeLoss = new Map[1];
-    FaultInjectingStore store = FaultInjectingStore.wrap(ObjectStores.forUri(uri, opts));
-    store.onCall(FaultInjectingStore.Operation.PUT_IF_ABSENT, "_versions/", (op, path, call) -> {
-      if (raced.compareAndSet(false, true)) {
-        try (Dataset other = LanceOnS3.open(uri, opts, alloc)) {
-          LanceOnS3.commitAppend(other, theirs);
-        }
-        beforeLoss[0] = server.requestCounts(bucket);
+    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> {
+      try (Dataset other = LanceOnS3.open(uri, opts, alloc)) {
+        LanceOnS3.commitAppend(other, theirs);
       }
     });
-    try (Table t = Table.open(uri, store)) {
-      CommitResult r = t.newTransaction().step("append", s -> s.addFragment(0, 10)
-          .addDataFile(Ref.local(0), ours, Ref.committed(0))).commit();
-      afterLoss[0] = server.requestsSince(bucket, beforeLoss[0]);
-      assertThat(r.version()).isEqualTo(3);
-      assertThat(r.attempts()).isEqualTo(2);
-    }
-    report("lost race: the failed put-if-absent and the retry", afterLoss[0], Map.of());
-    // The refused put (412), then: the listing (v2 first), v2's manifest (lance-core's
-    // transaction inline), and the put of v3. Our .txn file is not written again: the rebase
-    // did not change the transaction.
-    assertThat(afterLoss[0]).isEqualTo(Map.of(LIST, 1L, GET, 1L, PUT, 2L));
+    report("lost race: the failed put-if-absent and the retry", afterLoss, Map.of());
+    // The refused put (412), then: the listing with, at once, v2's manifest (known to exist from
+    // the refusal; lance-core's transaction is inline), and the put of v3. Our .txn file is not
+    // written again: the rebase did not change the transaction.
+    assertThat(afterLoss).isEqualTo(Map.of(LIST, 1L, GET, 1L, PUT, 2L));
   }
 
   @Test
   void retryAfterLosingToALancetCompositeCommit() {
-    DataFile ours = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 1000, 10));
     DataFile theirs = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 2000, 10));
+    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> {
+      // Another Lancet writer wins the version with a composite commit (transaction only in its .txn).
+      try (Table other = Table.open(uri, opts)) {
+        other.newTransaction().step("append", s -> s.addFragment(0, 10)
+            .addDataFile(Ref.local(0), theirs, Ref.committed(0))).commit();
+      }
+    });
+    report("lost race to a Lancet composite commit, and the retry", afterLoss, Map.of());
+    // The refused put (412); then the listing with, at once, the winner's manifest and then its
+    // .txn file, one GET each (a bounded read is one request); the put of v3.
+    assertThat(afterLoss).isEqualTo(Map.of(LIST, 1L, GET, 2L, PUT, 2L));
+  }
+
+  /**
+   * Commits an append whose first manifest put loses to {@code winner} (run between our read and
+   * our put-if-absent, so the put is refused with 412) and returns the requests from the refused
+   * put on: the put and the retry.
+   */
+  private Map<String, Long> requestsAfterLosingTo(Runnable winner) {
+    DataFile ours = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 1000, 10));
     AtomicBoolean raced = new AtomicBoolean();
-    Map<String, Long>[] afterLoss = new Map[1];
     Map<String, Long>[] beforeLoss = new Map[1];
     FaultInjectingStore store = FaultInjectingStore.wrap(ObjectStores.forUri(uri, opts));
     store.onCall(FaultInjectingStore.Operation.PUT_IF_ABSENT, "_versions/", (op, path, call) -> {
       if (raced.compareAndSet(false, true)) {
-        // Another Lancet writer wins the version with a composite commit (transaction only in its .txn).
-        try (Table other = Table.open(uri, opts)) {
-          other.newTransaction().step("append", s -> s.addFragment(0, 10)
-              .addDataFile(Ref.local(0), theirs, Ref.committed(0))).commit();
-        }
+        winner.run();
         beforeLoss[0] = server.requestCounts(bucket);
       }
     });
     try (Table t = Table.open(uri, store)) {
       CommitResult r = t.newTransaction().step("append", s -> s.addFragment(0, 10)
           .addDataFile(Ref.local(0), ours, Ref.committed(0))).commit();
-      afterLoss[0] = server.requestsSince(bucket, beforeLoss[0]);
+      Map<String, Long> afterLoss = server.requestsSince(bucket, beforeLoss[0]);
       assertThat(r.version()).isEqualTo(3);
       assertThat(r.attempts()).isEqualTo(2);
+      return afterLoss;
     }
-    report("lost race to a Lancet composite commit, and the retry", afterLoss[0], Map.of());
-    // The refused put (412); then the listing and, at once, the winner's manifest (known to exist
-    // from the refusal) and its .txn file, one GET each (a bounded read is one request); the put of v3.
-    assertThat(afterLoss[0]).isEqualTo(Map.of(LIST, 1L, GET, 2L, PUT, 2L));
   }
 
   private static void report(String what, Map<String, Long> lancet, Map<String, Long> lance) {
