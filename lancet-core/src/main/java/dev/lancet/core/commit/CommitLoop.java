@@ -38,6 +38,9 @@ import java.util.function.Consumer;
  * and never publishes the transaction twice.
  */
 public final class CommitLoop {
+  /** The most winners read at once after a listing (each read is a request on its own thread). */
+  private static final int MAX_READ_AHEAD = 16;
+
   private final ObjectStore store;
   private final String location;
   private final CommitPolicy policy;
@@ -507,7 +510,8 @@ public final class CommitLoop {
     VersionEntry latest = listed.get();
     long first = Math.min(checkedUpTo + 1, latest.version());
     for (long v = first; v <= latest.version(); v++) {
-      if (reads.containsKey(v)) {
+      if (reads.containsKey(v) || (v != latest.version() && v > checkedUpTo + MAX_READ_AHEAD)) {
+        // Read already, or too far behind to read all at once: the scan reads those one by one.
         continue;
       }
       VersionEntry entry = v == latest.version() ? latest

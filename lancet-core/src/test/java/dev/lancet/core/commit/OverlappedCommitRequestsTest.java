@@ -150,6 +150,39 @@ class OverlappedCommitRequestsTest {
   }
 
   @Test
+  void aCommitFarBehindIsCheckedAgainstEveryWinnerReadAheadOrNot() throws Exception {
+    // Planned at version 2; 23 winners land, more than are read at once (16). Version 20, beyond
+    // the read-ahead, removes the fragment ours removes too: the conflict is found there.
+    TransactionBuilder ours = Table.open("memory://t", memory).newTransaction().policy(FAST)
+        .step("remove fragment 0", s -> s.removeFragment(Ref.committed(0)));
+    for (int i = 0; i < 17; i++) {
+      append(memory, placed("w" + i + ".lance")).commit();
+    }
+    Table.open("memory://t", memory).newTransaction().policy(FAST)
+        .step("their removal", s -> s.removeFragment(Ref.committed(0))).commit();
+    for (int i = 17; i < 22; i++) {
+      append(memory, placed("w" + i + ".lance")).commit();
+    }
+
+    assertThatThrownBy(ours::commit)
+        .isInstanceOfSatisfying(ConflictingCommitException.class, e -> assertThat(e.version()).isEqualTo(20));
+    assertThat(Versions.list(memory)).hasSize(25);
+  }
+
+  @Test
+  void aCommitFarBehindLandsOnTopOfEveryWinner() throws Exception {
+    TransactionBuilder ours = append(memory, placed("ours.lance"));
+    for (int i = 0; i < 24; i++) {
+      append(memory, placed("w" + i + ".lance")).commit();
+    }
+
+    CommitResult r = ours.commit();
+
+    assertThat(r.version()).isEqualTo(27);
+    assertThat(r.manifest().fragments()).hasSize(27);
+  }
+
+  @Test
   void aMissingNewFileRefusesTheCommitAndLeavesNoTxnFile() throws Exception {
     Set<String> before = txnFiles();
     DataFile missing = new DataFile("never-written.lance", List.of(0), List.of(0), 2, 1, 10);
