@@ -62,7 +62,8 @@ import org.lance.operation.Append;
  *       written before the clock starts); commits/s = 80 / wall time, median of the trials.
  * </ol>
  *
- * Args: {@code [rounds=60] [trials=3] [openRounds=60] [all|commit|open|concurrent]}. Run: see
+ * Args: {@code [rounds=60] [trials=3] [openRounds=60] [all|commit|open|concurrent] [commitWarmup=rounds/5]}
+ * (the warm-up rounds of measurement 1 are not timed; both sides run them). Run: see
  * BENCHMARKS.md.
  */
 public final class S3Benchmarks {
@@ -77,10 +78,12 @@ public final class S3Benchmarks {
     int trials = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     int openRounds = args.length > 2 ? Integer.parseInt(args[2]) : 60;
     String only = args.length > 3 ? args[3] : "all";
+    // Warm-up rounds of the single-writer measurement (default a fifth of the rounds, at least 5).
+    int warmup = args.length > 4 ? Integer.parseInt(args[4]) : Math.max(5, rounds / 5);
     S3Benchmarks b = new S3Benchmarks();
     try {
       if (only.equals("all") || only.equals("commit")) {
-        b.commits(rounds);
+        b.commits(rounds, warmup);
       }
       if (only.equals("all") || only.equals("open")) {
         b.openLatest(openRounds);
@@ -101,14 +104,13 @@ public final class S3Benchmarks {
 
   // ---- 1. single-writer commits ------------------------------------------------------------
 
-  private void commits(int rounds) {
+  private void commits(int rounds, int warmup) {
     String lancetBucket = server.newBucket("bench-lancet");
     String lanceBucket = server.newBucket("bench-lance");
     String lancetUri = "s3://" + lancetBucket + "/t";
     String lanceUri = "s3://" + lanceBucket + "/t";
     create(lancetUri, 100, 1);
     create(lanceUri, 100, 1);
-    int warmup = Math.max(5, rounds / 5);
     long[] lancetNanos = new long[rounds];
     long[] lanceNanos = new long[rounds];
     long lancetRequests = 0;
@@ -123,14 +125,19 @@ public final class S3Benchmarks {
             Ref.committed(0))).commit();
       }
       long lancet = System.nanoTime() - t0;
-      long lancetCount = total(server.requestsSince(lancetBucket, before));
+      Map<String, Long> lancetOps = server.requestsSince(lancetBucket, before);
+      long lancetCount = total(lancetOps);
       before = server.requestCounts(lanceBucket);
       t0 = System.nanoTime();
       try (Dataset ds = openLance(lanceUri, ReadOptions.Builder::new)) {
         commitAppend(ds, forLance);
       }
       long lance = System.nanoTime() - t0;
-      long lanceCount = total(server.requestsSince(lanceBucket, before));
+      Map<String, Long> lanceOps = server.requestsSince(lanceBucket, before);
+      long lanceCount = total(lanceOps);
+      if (r == 0) {
+        System.out.println("   requests of the first measured commit: Lancet " + lancetOps + ", lance-core " + lanceOps);
+      }
       if (r >= 0) {
         lancetNanos[r] = lancet;
         lanceNanos[r] = lance;
@@ -208,6 +215,7 @@ public final class S3Benchmarks {
     List<Double> lanceRates = new ArrayList<>();
     List<Integer> lancetRetries = new ArrayList<>();
     List<Integer> legacyRetries = new ArrayList<>();
+    List<Double> requests = new ArrayList<>();
     for (int trial = -1; trial < trials; trial++) {
       double[] lancet = concurrentTrial(Side.LANCET_COMPOSITE, writers, appends);
       double[] legacy = concurrentTrial(Side.LANCET_LEGACY, writers, appends);
@@ -218,6 +226,9 @@ public final class S3Benchmarks {
         lanceRates.add(lance[0]);
         lancetRetries.add((int) lancet[1]);
         legacyRetries.add((int) legacy[1]);
+        requests.add(lancet[2]);
+        requests.add(legacy[2]);
+        requests.add(lance[2]);
       }
     }
     double a = median(lancetRates);
@@ -228,6 +239,12 @@ public final class S3Benchmarks {
         + "Lancet / lance-core %.2fx (composite), %.2fx (legacy Append)%n",
         writers, appends, trials, a, lancetRates, lancetRetries, l, legacyRates, legacyRetries, b, lanceRates,
         a / b, l / b);
+    StringBuilder perCommit = new StringBuilder("   requests per commit by trial (composite, legacy, lance-core):");
+    for (int i = 0; i < requests.size(); i += 3) {
+      perCommit.append(String.format(Locale.ROOT, " [%.1f, %.1f, %.1f]", requests.get(i), requests.get(i + 1),
+          requests.get(i + 2)));
+    }
+    System.out.println(perCommit);
   }
 
   /** Who commits in a concurrent trial. */
@@ -236,7 +253,8 @@ public final class S3Benchmarks {
   /** {commits/s, retries} of one trial. */
   private double[] concurrentTrial(Side side, int writers, int appends) throws Exception {
     boolean lancet = side != Side.LANCE;
-    String uri = "s3://" + server.newBucket(lancet ? "conc-lancet" : "conc-lance") + "/t";
+    String bucket = server.newBucket(lancet ? "conc-lancet" : "conc-lance");
+    String uri = "s3://" + bucket + "/t";
     create(uri, 10, 10);
     List<List<FragmentMetadata>> fragments = new ArrayList<>();
     for (int w = 0; w < writers; w++) {
@@ -287,6 +305,7 @@ public final class S3Benchmarks {
         }
       }));
     }
+    Map<String, Long> before = server.requestCounts(bucket);
     threads.forEach(Thread::start);
     long t0 = System.nanoTime();
     go.countDown();
@@ -294,13 +313,14 @@ public final class S3Benchmarks {
       t.join();
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
+    long requests = total(server.requestsSince(bucket, before));
     try (Dataset ds = openLance(uri, ReadOptions.Builder::new)) {
       if (failures.get() > 0 || ds.version() != 1 + writers * appends || ds.getFragments().size() != 1 + writers * appends) {
         throw new IllegalStateException((lancet ? "Lancet" : "lance-core") + " trial lost commits: version "
             + ds.version() + ", " + ds.getFragments().size() + " fragments, " + failures + " failed writers");
       }
     }
-    return new double[] {writers * appends / seconds, retries.get()};
+    return new double[] {writers * appends / seconds, retries.get(), requests / (double) (writers * appends)};
   }
 
   // ---- helpers -----------------------------------------------------------------------------

@@ -119,6 +119,11 @@ final class TimingStore implements ObjectStore {
   }
 
   @Override
+  public boolean overlapsRequests() {
+    return delegate.overlapsRequests();
+  }
+
+  @Override
   public void delete(String path) throws IOException {
     time(Call.DELETE, () -> {
       delegate.delete(path);

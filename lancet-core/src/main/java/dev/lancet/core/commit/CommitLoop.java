@@ -9,13 +9,19 @@ import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.StoreErrors;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.core.version.VersionEntry;
+import dev.lancet.core.version.Versions;
+import dev.lancet.format.layout.ManifestNaming;
 import dev.lancet.format.layout.TransactionFile;
 import dev.lancet.format.FormatException;
 import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -33,6 +39,9 @@ import java.util.function.Consumer;
  * and never publishes the transaction twice.
  */
 public final class CommitLoop {
+  /** The most winners read at once after a listing (each read is a request on its own thread). */
+  private static final int MAX_READ_AHEAD = 16;
+
   private final ObjectStore store;
   private final String location;
   private final CommitPolicy policy;
@@ -88,19 +97,38 @@ public final class CommitLoop {
     int attempts = 0;
     // Set once a publish may have landed without our knowing; cleared when the scan finds out.
     Optional<Exception> unknownOutcome = Optional.empty();
+    // Whether any publish of ours might have landed unseen; then our .txn file is never removed.
+    boolean everUnknown = false;
     // The transaction whose .txn file is written: a retry rewrites it only if a rebase changed it.
     TransactionProtos.Transaction written = null;
     VersionPublisher publisher = new VersionPublisher(store);
     PrePublish prePublish = new PrePublish(store, checks);
     // The newest version whose transaction was read (as a winner, or checked before publishing on top).
     long readableUpTo = -1;
+    // The version a lost race showed to exist, and the naming of the table's manifests.
+    Optional<VersionEntry> lostRaceTo = Optional.empty();
+    ManifestNaming naming = ManifestNaming.V2;
     while (true) {
       attempts++;
       long attemptStart = System.nanoTime();
       long blockedAt = checkedUpTo + 1;
+      // Whether this attempt's manifest put has started (after that, a failure may hide a landed version).
+      boolean publishing = false;
+      Optional<VersionEntry> lostTo = lostRaceTo;
+      lostRaceTo = Optional.empty();
       try {
-        Snapshot latest = attempts == 1 && freshRead.isPresent() && freshRead.get().version() == readVersion
-            ? Snapshot.load(store, freshRead.get()) : Snapshot.latest(store, location);
+        boolean headStart = attempts == 1 && freshRead.isPresent() && freshRead.get().version() == readVersion;
+        Snapshot latest;
+        Map<Long, WinnerRead> readAhead = Map.of();
+        if (headStart) {
+          latest = Snapshot.load(store, freshRead.get());
+        } else if (store.overlapsRequests()) {
+          readAhead = readWinners(checkedUpTo, lostTo, readVersion);
+          latest = readAhead.get(Collections.max(readAhead.keySet())).snapshot();
+        } else {
+          latest = Snapshot.latest(store, location);
+        }
+        naming = latest.entry().naming();
         latest.requireWritable();
         if (Long.compareUnsigned(latest.version(), readVersion) < 0) {
           throw new InvalidTransactionException("the transaction read version "
@@ -108,9 +136,15 @@ public final class CommitLoop {
               + latest.version() + "; plan it against a version the table has");
         }
         for (long v = checkedUpTo + 1; v <= latest.version(); v++) {
-          Snapshot winner = v == latest.version() ? latest : loadWinner(latest.entry(), v, readVersion);
+          WinnerRead read = readAhead.get(v);
+          if (read != null) {
+            throwIfFailed(read.failure());
+          }
+          Snapshot winner = read != null ? read.snapshot()
+              : v == latest.version() ? latest : loadWinner(latest.entry(), v, readVersion);
           boolean ours = winner.manifest().transactionFile().equals(ourTxnFile);
-          TransactionProtos.Transaction theirs = ours ? null : transactionOf(winner, latest.version());
+          TransactionProtos.Transaction theirs = ours ? null
+              : transactionOf(winner, latest.version(), read != null ? read.transaction() : readTransaction(winner));
           if (ours || theirs.getUuid().equals(uuid)) {
             // Our own earlier attempt landed: report it, never publish twice.
             observer.accept(new CommitAttempt(uuid, attempts, Outcome.ALREADY_COMMITTED, v,
@@ -121,19 +155,65 @@ public final class CommitLoop {
           checkedUpTo = v;
           readableUpTo = v;
         }
-        if (readableUpTo < latest.version()) {
-          requireReadableTransaction(latest);
-          readableUpTo = latest.version();
+        boolean checkLatest = readableUpTo < latest.version();
+        PendingCommit.Rebased next;
+        if (!store.overlapsRequests()) {
+          if (checkLatest) {
+            requireReadableTransaction(latest);
+            readableUpTo = latest.version();
+          }
+          unknownOutcome = Optional.empty();
+          blockedAt = latest.version() + 1;
+          next = applyAndValidate(initial, pending, latest, readVersion, prePublish, attempts);
+          prePublish.checkFiles(latest.manifest(), latest.indices(), next.manifest(), next.indices(),
+              next.provenance());
+          // Written only after the transaction applied and its files were found (invalid input
+          // writes nothing) and the scan showed no version carries our uuid (a landed attempt's
+          // .txn file is never replaced).
+          if (!next.transaction().equals(written)) {
+            publisher.writeTransactionFile(next.transaction());
+            written = next.transaction();
+          }
+        } else {
+          // The same requests, overlapped: the latest version's .txn read, the new files'
+          // lookups and our .txn write are independent, so on an object store they cost one round
+          // trip. The .txn file is still written only once the transaction applied and the scan
+          // found no version of ours; if a check then refuses the commit, it is removed below.
+          blockedAt = latest.version() + 1;
+          Future<Void> readable = checkLatest
+              ? CommitRequests.start(() -> requireReadableTransaction(latest)) : CommitRequests.none();
+          try {
+            next = applyAndValidate(initial, pending, latest, readVersion, prePublish, attempts);
+          } catch (RuntimeException | IOException e) {
+            // In the order of the sequential path: a damaged latest version is reported first.
+            throwIfFailed(CommitRequests.await(readable));
+            throw e;
+          }
+          TransactionProtos.Transaction writing = next.transaction().equals(written) ? null : next.transaction();
+          Future<Void> txnWrite = writing == null
+              ? CommitRequests.none() : CommitRequests.start(() -> publisher.writeTransactionFile(writing));
+          Optional<Throwable> files = Optional.empty();
+          try {
+            prePublish.checkFiles(latest.manifest(), latest.indices(), next.manifest(), next.indices(),
+                next.provenance());
+          } catch (RuntimeException | IOException e) {
+            files = Optional.of(e);
+          }
+          Optional<Throwable> latestFailure = CommitRequests.await(readable);
+          Optional<Throwable> txnFailure = CommitRequests.await(txnWrite);
+          if (writing != null) {
+            // A failed write may have left a partial state: it is written again next time.
+            written = txnFailure.isEmpty() ? writing : null;
+          }
+          if (checkLatest && latestFailure.isEmpty()) {
+            readableUpTo = latest.version();
+          }
+          throwIfFailed(latestFailure);
+          throwIfFailed(files);
+          throwIfFailed(txnFailure);
+          unknownOutcome = Optional.empty();
         }
-        unknownOutcome = Optional.empty();
-        blockedAt = latest.version() + 1;
-        PendingCommit.Rebased next = applyAndCheck(initial, pending, latest, readVersion, prePublish, attempts);
-        // Written only after the transaction applied (invalid input writes nothing) and the scan
-        // showed no version carries our uuid (a landed attempt's .txn file is never replaced).
-        if (!next.transaction().equals(written)) {
-          publisher.writeTransactionFile(next.transaction());
-          written = next.transaction();
-        }
+        publishing = true;
         VersionPublisher.Published published = publisher.publishManifest(
             next.manifest(), next.indices(), next.transaction(), latest.entry().naming());
         long version = published.entry().version();
@@ -142,14 +222,23 @@ public final class CommitLoop {
         return new CommitResult(version, uuid, published.manifest(), next.indices(), attempts);
       } catch (ConflictingCommitException | IncompatibleTransactionException
           | ReadVersionUnavailableException e) {
+        discardUnpublished(written, everUnknown);
         throw e;
       } catch (CommitStateUnknownException e) {
         // The next attempt's scan reads the version back and finds out whether it is ours.
         unknownOutcome = Optional.of(e);
+        everUnknown = true;
         giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.STORE_ERROR, e.version(), e, unknownOutcome);
       } catch (CommitConflictException lostRace) {
-        giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.LOST_RACE, lostRace.version(), lostRace,
-            unknownOutcome);
+        // The version we lost exists: the next attempt reads it while it lists for the latest.
+        lostRaceTo = Optional.of(new VersionEntry(lostRace.version(), naming.path(lostRace.version()), naming, -1));
+        try {
+          giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.LOST_RACE, lostRace.version(), lostRace,
+              unknownOutcome);
+        } catch (RetriesExhaustedException e) {
+          discardUnpublished(written, everUnknown);
+          throw e;
+        }
       } catch (IOException | UncheckedIOException e) {
         if (StoreErrors.isPermanent(e)) {
           // Permission denied, a read-only store, a directory that is a file: no retry cures it.
@@ -161,7 +250,50 @@ public final class CommitLoop {
         // A failed .txn write may have left a partial state: write it again next time.
         written = null;
         giveUpOrBackOff(uuid, attempts, start, attemptStart, Outcome.STORE_ERROR, blockedAt, e, unknownOutcome);
+      } catch (RuntimeException e) {
+        // Invalid input, a damaged table, a refused store: the transaction failed for good. A
+        // .txn file written before a check refused it (overlapped requests) is named by no
+        // manifest, unless this attempt's manifest put had started.
+        if (!publishing) {
+          discardUnpublished(written, everUnknown);
+        }
+        throw e;
       }
+    }
+  }
+
+  /** Rethrows what an overlapped request threw (an {@link IOException} as it was). */
+  private static void throwIfFailed(Optional<Throwable> failure) throws IOException {
+    if (failure.isEmpty()) {
+      return;
+    }
+    Throwable t = failure.get();
+    if (t instanceof IOException io) {
+      throw io;
+    }
+    if (t instanceof RuntimeException r) {
+      throw r;
+    }
+    if (t instanceof Error err) {
+      throw err;
+    }
+    throw new IllegalStateException("an overlapped commit request failed", t);
+  }
+
+  /**
+   * Removes the .txn file an attempt wrote before it lost the race, once the transaction has
+   * failed for good: no manifest names it (the scan saw every version up to the winner's). Kept
+   * when a publish's outcome was ever unknown, since that manifest may yet name it. Best effort:
+   * a leftover is an orphan that cleanup removes.
+   */
+  private void discardUnpublished(TransactionProtos.Transaction written, boolean everUnknown) {
+    if (written == null || everUnknown) {
+      return;
+    }
+    try {
+      store.delete(TransactionFile.path(TransactionFile.fileName(written.getReadVersion(), written.getUuid())));
+    } catch (IOException | RuntimeException e) {
+      // An orphan .txn file is harmless.
     }
   }
 
@@ -181,12 +313,12 @@ public final class CommitLoop {
   }
 
   /**
-   * The manifest {@code pending} produces on {@code latest}, checked before anything is written
-   * ({@link PrePublish}). When it is invalid only because of what was committed after the read
+   * The manifest {@code pending} produces on {@code latest}, checked against the manifest rules
+   * before anything is written ({@link PrePublish#validate}; its files are looked up after). When it is invalid only because of what was committed after the read
    * version (it applies and checks cleanly on the version it read), that is a conflict with the
    * winners, not invalid input: the caller can re-plan.
    */
-  private PendingCommit.Rebased applyAndCheck(PendingCommit initial, PendingCommit pending,
+  private PendingCommit.Rebased applyAndValidate(PendingCommit initial, PendingCommit pending,
       Snapshot latest, long readVersion, PrePublish prePublish, int attempt) throws IOException {
     PendingCommit.Rebased next;
     try {
@@ -202,8 +334,6 @@ public final class CommitLoop {
       }
       throw e;
     }
-    prePublish.check(latest.manifest(), latest.indices(), next.manifest(), next.indices(),
-        next.provenance());
     return next;
   }
 
@@ -212,7 +342,7 @@ public final class CommitLoop {
    * gone or it does not). A store failure while finding out is thrown: the attempt is retried.
    */
   private boolean validOn(PendingCommit initial, long readVersion, PrePublish prePublish) throws IOException {
-    Optional<VersionEntry> entry = dev.lancet.core.version.Versions.find(store, readVersion);
+    Optional<VersionEntry> entry = Versions.find(store, readVersion);
     if (entry.isEmpty()) {
       return false;
     }
@@ -319,11 +449,11 @@ public final class CommitLoop {
    * cannot read or does not know, fails closed (naming the version and its file). An
    * unreadable transaction in the latest version is damage no re-plan gets past.
    */
-  private static TransactionProtos.Transaction transactionOf(Snapshot winner, long latestVersion) {
-    Optional<TransactionProtos.Transaction> theirs;
-    try {
-      theirs = winner.transaction();
-    } catch (FormatException e) {
+  private static TransactionProtos.Transaction transactionOf(Snapshot winner, long latestVersion,
+      TransactionRead read) {
+    Optional<TransactionProtos.Transaction> theirs = read.transaction();
+    if (read.unreadable().isPresent()) {
+      FormatException e = read.unreadable().get();
       if (winner.version() == latestVersion) {
         requireReadableTransaction(winner);
       }
@@ -344,6 +474,87 @@ public final class CommitLoop {
               + "cannot be checked against it (fail closed); upgrade Lancet, or re-plan on the new version");
     }
     return theirs.get();
+  }
+
+  /** A winner's transaction as read, or why it could not be (a store failure is thrown). */
+  private record TransactionRead(Optional<TransactionProtos.Transaction> transaction,
+      Optional<FormatException> unreadable) {}
+
+  private static TransactionRead readTransaction(Snapshot winner) {
+    try {
+      return new TransactionRead(winner.transaction(), Optional.empty());
+    } catch (FormatException e) {
+      return new TransactionRead(Optional.empty(), Optional.of(e));
+    }
+  }
+
+  /**
+   * A version read ahead of the scan: its manifest and transaction, or the failure to report
+   * when the scan reaches it (in version order, as the sequential scan would).
+   */
+  private record WinnerRead(Snapshot snapshot, TransactionRead transaction, Optional<Throwable> failure) {}
+
+  /**
+   * On a store that overlaps requests, every version the scan needs, read at once: the version
+   * a lost race showed to exist (its manifest and transaction, while the listing finds the
+   * latest), then every other version after {@code checkedUpTo} up to the latest. On S3 a retry
+   * after a lost race then costs the listing and one round trip per kind of file, however many
+   * winners there are. The latest version is always in the map (only its manifest when nothing
+   * is new). Waits for every read it started.
+   */
+  private Map<Long, WinnerRead> readWinners(long checkedUpTo, Optional<VersionEntry> lostTo, long readVersion)
+      throws IOException {
+    Map<Long, Future<WinnerRead>> reads = new TreeMap<>();
+    Optional<VersionEntry> known = lostTo.filter(e -> e.version() == checkedUpTo + 1);
+    known.ifPresent(e -> reads.put(e.version(), CommitRequests.read(() -> winnerRead(e, true))));
+    Optional<VersionEntry> listed;
+    try {
+      listed = Versions.latest(store);
+    } catch (IOException | RuntimeException e) {
+      reads.values().forEach(CommitRequests::await);
+      throw e;
+    }
+    long seen = Math.max(checkedUpTo, known.map(VersionEntry::version).orElse(0L));
+    if (listed.isEmpty() || Long.compareUnsigned(listed.get().version(), seen) < 0) {
+      // Versions this commit has seen exist: a listing without them is a store that is not
+      // (yet) consistent, not a missing table. Retried like any store failure.
+      reads.values().forEach(CommitRequests::await);
+      throw new IOException("listing " + location + "/_versions/ showed "
+          + (listed.isEmpty() ? "no version" : "version " + listed.get().version() + " as the latest")
+          + ", but version " + Long.toUnsignedString(seen) + " exists; the store's listing is behind");
+    }
+    VersionEntry latest = listed.get();
+    long first = Math.min(checkedUpTo + 1, latest.version());
+    for (long v = first; v <= latest.version(); v++) {
+      if (reads.containsKey(v) || (v != latest.version() && v > checkedUpTo + MAX_READ_AHEAD)) {
+        // Read already, or too far behind to read all at once: the scan reads those one by one.
+        continue;
+      }
+      VersionEntry entry = v == latest.version() ? latest
+          : new VersionEntry(v, latest.naming().path(v), latest.naming(), -1);
+      boolean withTransaction = v > checkedUpTo;
+      reads.put(v, CommitRequests.read(() -> winnerRead(entry, withTransaction)));
+    }
+    Map<Long, WinnerRead> out = new TreeMap<>();
+    for (Map.Entry<Long, Future<WinnerRead>> r : reads.entrySet()) {
+      long v = r.getKey();
+      CommitRequests.Outcome<WinnerRead> outcome = CommitRequests.result(r.getValue());
+      Optional<Throwable> failure = outcome.failure().map(e -> e instanceof NotFoundException && v < latest.version()
+          // Between the read version and the latest one a version is missing: cleaned up.
+          ? new ReadVersionUnavailableException(readVersion, v, latest.version()) : e);
+      out.put(v, outcome.value().orElseGet(() -> new WinnerRead(null, null, failure)));
+    }
+    WinnerRead top = out.get(latest.version());
+    if (top.failure().isPresent()) {
+      throwIfFailed(top.failure());
+    }
+    return out;
+  }
+
+  private WinnerRead winnerRead(VersionEntry entry, boolean withTransaction) throws IOException {
+    Snapshot snapshot = Snapshot.load(store, entry);
+    TransactionRead txn = withTransaction ? readTransaction(snapshot) : new TransactionRead(Optional.empty(), Optional.empty());
+    return new WinnerRead(snapshot, txn, Optional.empty());
   }
 
   private static String unknownFields(TransactionProtos.Transaction t) {

@@ -42,6 +42,12 @@ public final class PrePublish {
   public void check(Manifest previous, List<IndexSegment> previousIndices, Manifest next,
       List<IndexSegment> nextIndices, Provenance provenance) throws IOException {
     validate(previous, previousIndices, next, nextIndices, provenance);
+    checkFiles(previous, previousIndices, next, nextIndices, provenance);
+  }
+
+  /** The new files only (after {@link #validate}): one request per file not verified before. */
+  public void checkFiles(Manifest previous, List<IndexSegment> previousIndices, Manifest next,
+      List<IndexSegment> nextIndices, Provenance provenance) throws IOException {
     if (files != null) {
       files.check(previous, previousIndices, next, nextIndices, provenance);
     }

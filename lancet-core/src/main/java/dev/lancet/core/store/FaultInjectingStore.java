@@ -290,6 +290,11 @@ public final class FaultInjectingStore implements ObjectStore {
   }
 
   @Override
+  public boolean overlapsRequests() {
+    return delegate.overlapsRequests();
+  }
+
+  @Override
   public void delete(String path) throws IOException {
     call(Operation.DELETE, StorePath.validate(path), () -> {
       delegate.delete(path);

@@ -24,8 +24,25 @@ public final class MemoryObjectStore implements ObjectStore {
 
   private final ConcurrentSkipListMap<String, byte[]> objects = new ConcurrentSkipListMap<>();
 
+  private final boolean overlapsRequests;
+
   /** Creates an empty store. */
-  public MemoryObjectStore() {}
+  public MemoryObjectStore() {
+    this(false);
+  }
+
+  /**
+   * Creates an empty store that asks commits to overlap their independent requests, as an
+   * object store does ({@link ObjectStore#overlapsRequests()}): for tests of that path.
+   */
+  public MemoryObjectStore(boolean overlapsRequests) {
+    this.overlapsRequests = overlapsRequests;
+  }
+
+  @Override
+  public boolean overlapsRequests() {
+    return overlapsRequests;
+  }
 
   @Override
   public byte[] get(String path) throws IOException {

@@ -112,6 +112,17 @@ public interface ObjectStore extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Whether a commit sends its independent requests concurrently (the latest version's .txn
+   * read, the lookups of the files it adds, its own .txn write): true where every request is a
+   * network round trip (an object store), so that they cost one round trip instead of several.
+   * False for a directory, where overlapping writes gains nothing (concurrent fsyncs do not
+   * merge, docs/decisions/0007) and a commit keeps its strict order.
+   */
+  default boolean overlapsRequests() {
+    return false;
+  }
+
   /** Deletes an object; deleting an absent object is not an error. */
   void delete(String path) throws IOException;
 

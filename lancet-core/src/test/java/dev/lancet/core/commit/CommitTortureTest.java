@@ -44,6 +44,13 @@ class CommitTortureTest {
     run(new MemoryObjectStore(), "memory://torture", COMMITS, 0.05);
   }
 
+  /** The object-store path: overlapped requests and winners read ahead (as on S3). */
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.MINUTES)
+  void memoryStoreOverlappingRequestsWithFaults() throws Exception {
+    run(new MemoryObjectStore(true), "memory://torture-overlapped", COMMITS, 0.05);
+  }
+
   @Test
   @Timeout(value = 30, unit = TimeUnit.MINUTES)
   void localDirectoryWithFaults() throws Exception {

@@ -37,6 +37,12 @@ public final class ConcurrentAppends {
   public static Ledger run(String location, Supplier<ObjectStore> newStore, int writers, int appends) throws Exception {
     try (ObjectStore seedStore = newStore.get()) {
       TortureTables.seed(seedStore, 2, 10);
+      // A commit checks that the files it adds exist (decision 0015): written before the race.
+      for (int w = 0; w < writers; w++) {
+        for (int i = 0; i < appends; i++) {
+          dev.lancet.core.TestDataFiles.placed(seedStore, file("writer" + w + "-" + i + ".lance"));
+        }
+      }
     }
     Ledger ledger = new Ledger();
     CountDownLatch go = new CountDownLatch(1);
@@ -54,7 +60,7 @@ public final class ConcurrentAppends {
             long read = Snapshot.latest(store, location).version();
             CompositeOperation op = new CompositeOperation(List.of(new UserStep(name + " #" + i, List.of(
                 AddFragment.local(0, 3),
-                new AddDataFile(Ref.local(0), dev.lancet.core.TestDataFiles.placed(store, file(name + "-" + i + ".lance")),
+                new AddDataFile(Ref.local(0), file(name + "-" + i + ".lance"),
                     List.of(Ref.committed(0)), true)))));
             ContractCommitter.Outcome o = committer.commit(read, op);
             if (!o.acknowledged()) {

@@ -69,6 +69,25 @@ abstract class ObjectStoreContract {
   }
 
   @Test
+  void aBoundedGetReadsAnObjectWithinItsLimitAndRefusesOneAbove() throws Exception {
+    store.put("_transactions/1-a.txn", bytes("twelve bytes"));
+    store.put("empty", new byte[0]);
+
+    assertThat(store.get("_transactions/1-a.txn", 12)).isEqualTo(bytes("twelve bytes"));
+    assertThat(store.get("_transactions/1-a.txn", Long.MAX_VALUE)).isEqualTo(bytes("twelve bytes"));
+    assertThat(store.get("empty", 0)).isEmpty();
+    assertThatThrownBy(() -> store.get("_transactions/1-a.txn", 11))
+        .isInstanceOfSatisfying(ObjectTooLargeException.class, e -> {
+          assertThat(e.path()).isEqualTo("_transactions/1-a.txn");
+          assertThat(e.size()).isEqualTo(12);
+          assertThat(e.limit()).isEqualTo(11);
+        });
+    assertThatThrownBy(() -> store.get("_transactions/missing.txn", 100)).isInstanceOf(NotFoundException.class);
+    // A refused read leaves the store usable.
+    assertThat(store.get("_transactions/1-a.txn", 100)).isEqualTo(bytes("twelve bytes"));
+  }
+
+  @Test
   void putOverwrites() throws Exception {
     store.put("data/a.lance", bytes("first version, longer"));
     store.put("data/a.lance", bytes("second"));

@@ -34,7 +34,6 @@ class S3RequestCountsTest {
   private static final String LIST = "ListObjectsV2";
   private static final String GET = "GetObject";
   private static final String PUT = "PutObject";
-  /** The check before publishing: a new data file must exist with its recorded size (decision 0015). */
   private static final String HEAD = "HeadObject";
 
   private static S3ProxyServer server;
@@ -116,9 +115,9 @@ class S3RequestCountsTest {
     });
     report("open + commit an append", lancet, lance);
     // newTransaction: one listing (the latest version's entry); the commit starts from that
-    // entry: its manifest, the .txn file, the new manifest with If-None-Match. No version hint
-    // on S3.
-    // Plus one HEAD: the new data file is looked up before publishing (decision 0015).
+    // entry: its manifest, then at once the new data file's size (decision 0015: a commit checks
+    // the files it adds exist) and the .txn file, then the new manifest with If-None-Match. No
+    // version hint on S3.
     assertThat(lancet).isEqualTo(Map.of(LIST, 1L, GET, 1L, HEAD, 1L, PUT, 2L));
     assertThat(total(lancet)).isLessThanOrEqualTo(total(lance));
   }
@@ -157,11 +156,12 @@ class S3RequestCountsTest {
     }
     report("commit after one concurrent winner", lancet, lance);
     // The listing shows v4 first; its manifest carries lance-core's transaction inline (a
-    // Lancet composite winner would cost one more GET, its .txn file); then our .txn file and
-    // manifest. The doomed put-if-absent of v4 is never sent.
-    // Plus one HEAD: the new data file is looked up before publishing (decision 0015), a check
-    // lance-core does not make; without it Lancet sends lance-core's count.
+    // Lancet composite winner would cost one more GET, its .txn file); then the new file's size
+    // with our .txn file, and our manifest. The doomed put-if-absent of v4 is never sent.
     assertThat(lancet).isEqualTo(Map.of(LIST, 1L, GET, 1L, HEAD, 1L, PUT, 2L));
+    // lance-core's Dataset was opened before, so its commit needs no open: 4 requests. Lancet's
+    // one more is the new data file's size lookup (decision 0015), which lance-core does not
+    // make; every other request has its lance-core counterpart.
     assertThat(total(lancet) - lancet.get(HEAD)).isLessThanOrEqualTo(total(lance));
   }
 
@@ -184,40 +184,67 @@ class S3RequestCountsTest {
       });
     }
     report("head start missed a winner (newTransaction, winner, commit)", lancet, Map.of());
-    // v1's manifest, our .txn, the refused put of v2; then the listing, v2's manifest, the put of v3.
-    // The new data file is looked up once, before the first publish (decision 0015).
+    // v1's manifest, the new file's size with our .txn, the refused put of v2; then v2's manifest
+    // (known to exist from the refusal) with the listing, the put of v3. The file is not looked
+    // up again.
     assertThat(lancet).isEqualTo(Map.of(LIST, 1L, GET, 2L, HEAD, 1L, PUT, 3L));
   }
 
   @Test
   void retryAfterALostRace() {
-    DataFile ours = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 1000, 10));
     FragmentMetadata theirs = LanceOnS3.prewrite(uri, opts, alloc, 2000, 10);
-    // A winner lands between our read and our put-if-absent: the put fails with 412.
+    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> {
+      try (Dataset other = LanceOnS3.open(uri, opts, alloc)) {
+        LanceOnS3.commitAppend(other, theirs);
+      }
+    });
+    report("lost race: the failed put-if-absent and the retry", afterLoss, Map.of());
+    // The refused put (412), then: the listing with, at once, v2's manifest (known to exist from
+    // the refusal; lance-core's transaction is inline), and the put of v3. Our .txn file is not
+    // written again: the rebase did not change the transaction.
+    assertThat(afterLoss).isEqualTo(Map.of(LIST, 1L, GET, 1L, PUT, 2L));
+  }
+
+  @Test
+  void retryAfterLosingToALancetCompositeCommit() {
+    DataFile theirs = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 2000, 10));
+    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> {
+      // Another Lancet writer wins the version with a composite commit (transaction only in its .txn).
+      try (Table other = Table.open(uri, opts)) {
+        other.newTransaction().step("append", s -> s.addFragment(0, 10)
+            .addDataFile(Ref.local(0), theirs, Ref.committed(0))).commit();
+      }
+    });
+    report("lost race to a Lancet composite commit, and the retry", afterLoss, Map.of());
+    // The refused put (412); then the listing with, at once, the winner's manifest and then its
+    // .txn file, one GET each (a bounded read is one request); the put of v3.
+    assertThat(afterLoss).isEqualTo(Map.of(LIST, 1L, GET, 2L, PUT, 2L));
+  }
+
+  /**
+   * Commits an append whose first manifest put loses to {@code winner} (run between our read and
+   * our put-if-absent, so the put is refused with 412) and returns the requests from the refused
+   * put on: the put and the retry.
+   */
+  private Map<String, Long> requestsAfterLosingTo(Runnable winner) {
+    DataFile ours = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 1000, 10));
     AtomicBoolean raced = new AtomicBoolean();
-    Map<String, Long>[] afterLoss = new Map[1];
     Map<String, Long>[] beforeLoss = new Map[1];
     FaultInjectingStore store = FaultInjectingStore.wrap(ObjectStores.forUri(uri, opts));
     store.onCall(FaultInjectingStore.Operation.PUT_IF_ABSENT, "_versions/", (op, path, call) -> {
       if (raced.compareAndSet(false, true)) {
-        try (Dataset other = LanceOnS3.open(uri, opts, alloc)) {
-          LanceOnS3.commitAppend(other, theirs);
-        }
+        winner.run();
         beforeLoss[0] = server.requestCounts(bucket);
       }
     });
     try (Table t = Table.open(uri, store)) {
       CommitResult r = t.newTransaction().step("append", s -> s.addFragment(0, 10)
           .addDataFile(Ref.local(0), ours, Ref.committed(0))).commit();
-      afterLoss[0] = server.requestsSince(bucket, beforeLoss[0]);
+      Map<String, Long> afterLoss = server.requestsSince(bucket, beforeLoss[0]);
       assertThat(r.version()).isEqualTo(3);
       assertThat(r.attempts()).isEqualTo(2);
+      return afterLoss;
     }
-    report("lost race: the failed put-if-absent and the retry", afterLoss[0], Map.of());
-    // The refused put (412), then: the listing (v2 first), v2's manifest (lance-core's
-    // transaction inline), and the put of v3. Our .txn file is not written again: the rebase
-    // did not change the transaction.
-    assertThat(afterLoss[0]).isEqualTo(Map.of(LIST, 1L, GET, 1L, PUT, 2L));
   }
 
   private static void report(String what, Map<String, Long> lancet, Map<String, Long> lance) {
