@@ -575,30 +575,13 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       int[] keyIndex = spec.keys.stream().mapToInt(names::indexOf).toArray();
       for (VectorSchemaRoot b : batches) {
         List<FieldVector> kc = columns(b, keyIndex);
-        int[] row = {0};
-        List<Integer> hits = new ArrayList<>();
-        // forEachKeyHash skips rows with a null key part: pair each hash with its row.
-        KeyFilterBuilder.forEachKeyHash(kc, h -> {
-          while (hasNullPart(kc, row[0])) {
-            row[0]++;
+        KeyFilterBuilder.forEachKeyHash(kc, (row, hash) -> {
+          if (keyHashes.contains(hash)) {
+            out.add(describeKey(kc, row));
           }
-          if (keyHashes.contains(h)) {
-            hits.add(row[0]);
-          }
-          row[0]++;
         });
-        hits.forEach(r -> out.add(describeKey(kc, r)));
       }
       return out;
-    }
-
-    private static boolean hasNullPart(List<FieldVector> kc, int row) {
-      for (FieldVector v : kc) {
-        if (v.isNull(row)) {
-          return true;
-        }
-      }
-      return false;
     }
 
     private static String describeKey(List<FieldVector> kc, int row) {

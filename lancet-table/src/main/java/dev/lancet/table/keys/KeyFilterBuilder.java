@@ -86,6 +86,17 @@ public final class KeyFilterBuilder {
    */
   public static void forEachKeyHash(List<? extends FieldVector> keyColumns,
       java.util.function.LongConsumer sink) {
+    forEachKeyHash(keyColumns, (row, hash) -> sink.accept(hash));
+  }
+
+  /** A row's key hash, with the row it came from. */
+  @FunctionalInterface
+  public interface RowKeyHash {
+    void accept(int row, long hash);
+  }
+
+  /** {@link #forEachKeyHash(List, java.util.function.LongConsumer)}, naming each hash's row. */
+  public static void forEachKeyHash(List<? extends FieldVector> keyColumns, RowKeyHash sink) {
     if (keyColumns.isEmpty()) {
       throw new IllegalArgumentException("at least one key column is required");
     }
@@ -105,7 +116,7 @@ public final class KeyFilterBuilder {
       }
       OptionalLong hash = KeyHasher.hashKey(parts);
       if (hash.isPresent()) {
-        sink.accept(hash.getAsLong());
+        sink.accept(row, hash.getAsLong());
       }
     }
   }
