@@ -155,6 +155,10 @@ public final class CommitLoop {
           checkedUpTo = v;
           readableUpTo = v;
         }
+        if (readableUpTo < latest.version() && known(latest).isPresent()) {
+          // Its .txn file is one this process wrote (KnownTransactions): readable without a read.
+          readableUpTo = latest.version();
+        }
         boolean checkLatest = readableUpTo < latest.version();
         PendingCommit.Rebased next;
         if (!store.overlapsRequests()) {
@@ -171,7 +175,7 @@ public final class CommitLoop {
           // writes nothing) and the scan showed no version carries our uuid (a landed attempt's
           // .txn file is never replaced).
           if (!next.transaction().equals(written)) {
-            publisher.writeTransactionFile(next.transaction());
+            writeTransactionFile(publisher, next.transaction());
             written = next.transaction();
           }
         } else {
@@ -191,7 +195,7 @@ public final class CommitLoop {
           }
           TransactionProtos.Transaction writing = next.transaction().equals(written) ? null : next.transaction();
           Future<Void> txnWrite = writing == null
-              ? CommitRequests.none() : CommitRequests.start(() -> publisher.writeTransactionFile(writing));
+              ? CommitRequests.none() : CommitRequests.start(() -> writeTransactionFile(publisher, writing));
           Optional<Throwable> files = Optional.empty();
           try {
             prePublish.checkFiles(latest.manifest(), latest.indices(), next.manifest(), next.indices(),
@@ -262,6 +266,33 @@ public final class CommitLoop {
     }
   }
 
+  /**
+   * Writes the transaction's .txn file and, once the store acknowledged it, remembers what the
+   * file holds ({@link KnownTransactions}); until then nothing is known about it.
+   */
+  private void writeTransactionFile(VersionPublisher publisher, TransactionProtos.Transaction txn)
+      throws IOException {
+    String name = TransactionFile.fileName(txn.getReadVersion(), txn.getUuid());
+    KnownTransactions.forget(location, name);
+    publisher.writeTransactionFile(txn);
+    if (store.overlapsRequests()) {
+      KnownTransactions.written(location, name, txn);
+    }
+  }
+
+  /**
+   * The transaction of {@code version} when its .txn file is one this process wrote, on a store
+   * where reading it back is a round trip (a local store reads it: that costs no round trip, and
+   * the file is checked as it is now). Empty for a version whose transaction is inline.
+   */
+  private Optional<TransactionProtos.Transaction> known(Snapshot version) {
+    String file = version.manifest().transactionFile();
+    if (!store.overlapsRequests() || file.isEmpty() || version.manifest().transactionSection().isPresent()) {
+      return Optional.empty();
+    }
+    return KnownTransactions.get(location, file);
+  }
+
   /** Rethrows what an overlapped request threw (an {@link IOException} as it was). */
   private static void throwIfFailed(Optional<Throwable> failure) throws IOException {
     if (failure.isEmpty()) {
@@ -290,8 +321,10 @@ public final class CommitLoop {
     if (written == null || everUnknown) {
       return;
     }
+    String name = TransactionFile.fileName(written.getReadVersion(), written.getUuid());
+    KnownTransactions.forget(location, name);
     try {
-      store.delete(TransactionFile.path(TransactionFile.fileName(written.getReadVersion(), written.getUuid())));
+      store.delete(TransactionFile.path(name));
     } catch (IOException | RuntimeException e) {
       // An orphan .txn file is harmless.
     }
@@ -480,7 +513,11 @@ public final class CommitLoop {
   private record TransactionRead(Optional<TransactionProtos.Transaction> transaction,
       Optional<FormatException> unreadable) {}
 
-  private static TransactionRead readTransaction(Snapshot winner) {
+  private TransactionRead readTransaction(Snapshot winner) {
+    Optional<TransactionProtos.Transaction> known = known(winner);
+    if (known.isPresent()) {
+      return new TransactionRead(known, Optional.empty());
+    }
     try {
       return new TransactionRead(winner.transaction(), Optional.empty());
     } catch (FormatException e) {

@@ -60,9 +60,27 @@ class OverlappedCommitRequestsTest {
         .dataFormat(Optional.of(new DataStorageFormat("lance", "2.1")))
         .build();
     memory.put(ManifestNaming.V2.path(1), ManifestFile.write(v1, List.of(), Optional.empty()));
-    // Version 2, a composite commit: its transaction is only in its .txn file, so a commit on
-    // top of it reads that file to check it is readable.
-    append(memory, placed("b.lance")).commit();
+    // Version 2, a composite commit by a writer in another process: its transaction is only in
+    // its .txn file, so a commit on top of it reads that file to check it is readable.
+    asAnotherProcess(() -> append(memory, placed("b.lance")).commit());
+  }
+
+  /**
+   * Runs {@code commit} as a writer in another process would: this process does not remember the
+   * transaction it writes ({@link KnownTransactions}), so later commits read its .txn file.
+   */
+  static CommitResult asAnotherProcess(java.util.function.Supplier<CommitResult> commit) {
+    String was = System.getProperty("lancet.knownTransactions");
+    System.setProperty("lancet.knownTransactions", "false");
+    try {
+      return commit.get();
+    } finally {
+      if (was == null) {
+        System.clearProperty("lancet.knownTransactions");
+      } else {
+        System.setProperty("lancet.knownTransactions", was);
+      }
+    }
   }
 
   private DataFile placed(String name) {
@@ -206,5 +224,69 @@ class OverlappedCommitRequestsTest {
 
     assertThat(Versions.list(memory)).extracting(VersionEntry::version).containsExactly(1L, 2L);
     assertThat(txnFiles()).isEqualTo(before);
+  }
+
+  /** A store over {@code memory} that counts the reads of .txn files. */
+  private ObjectStore countingTxnReads(java.util.concurrent.atomic.AtomicInteger txnReads) {
+    return (ObjectStore) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {ObjectStore.class}, (proxy, method, args) -> {
+          if (method.getName().startsWith("get") && args != null && ((String) args[0]).startsWith("_transactions/")) {
+            txnReads.incrementAndGet();
+          }
+          try {
+            return method.invoke(memory, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+
+  @Test
+  void aCompositeCommitThisProcessWroteIsNotReadBackByTheNextCommit() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger txnReads = new java.util.concurrent.atomic.AtomicInteger();
+    ObjectStore store = countingTxnReads(txnReads);
+    // On top of another process's composite commit (version 2): its .txn file is read.
+    append(store, placed("c.lance")).commit();
+    assertThat(txnReads).hasValue(1);
+
+    // On top of our own (version 3): the transaction this process wrote is known, not read.
+    CommitResult r = append(store, placed("d.lance")).commit();
+    assertThat(r.version()).isEqualTo(4);
+    assertThat(txnReads).hasValue(1);
+
+    // With the memory off, the same commit reads it, as a writer in another process does.
+    asAnotherProcess(() -> append(store, placed("e.lance")).commit());
+    assertThat(txnReads).hasValue(2);
+  }
+
+  @Test
+  void aWinnerThisProcessWroteIsCheckedWithItsTransactionWithoutReadingIt() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger txnReads = new java.util.concurrent.atomic.AtomicInteger();
+    ObjectStore store = countingTxnReads(txnReads);
+    // Ours reads version 2 (another process's; its .txn is read once, on the first attempt).
+    TransactionBuilder ours = Table.open("memory://t", store).newTransaction().readVersion(2).policy(FAST)
+        .step("remove fragment 0", s -> s.removeFragment(Ref.committed(0)));
+    // A winner from this process removes the same fragment.
+    Table.open("memory://t", memory).newTransaction().policy(FAST)
+        .step("their removal", s -> s.removeFragment(Ref.committed(0))).commit();
+
+    assertThatThrownBy(ours::commit)
+        .isInstanceOfSatisfying(ConflictingCommitException.class, e -> assertThat(e.version()).isEqualTo(3));
+    // The conflict was found with the winner's transaction as this process wrote it.
+    assertThat(txnReads).hasValue(0);
+    assertThat(Versions.list(memory)).hasSize(3);
+  }
+
+  @Test
+  void aDamagedTxnOfThisProcesssOwnCommitIsSeenByOtherProcesses() throws Exception {
+    // What KnownTransactions does not prove: a .txn file changed outside the protocol after
+    // this process wrote it. This process trusts its write; another process sees the damage.
+    append(memory, placed("c.lance")).commit();
+    Snapshot v3 = Snapshot.load(memory, Versions.find(memory, 3).orElseThrow());
+    memory.put("_transactions/" + v3.manifest().transactionFile(), "not a transaction".getBytes(StandardCharsets.UTF_8));
+
+    assertThatThrownBy(() -> asAnotherProcess(() -> append(memory, placed("d.lance")).commit()))
+        .isInstanceOf(DamagedTableException.class);
+    assertThat(append(memory, placed("d.lance")).commit().version()).isEqualTo(4);
   }
 }

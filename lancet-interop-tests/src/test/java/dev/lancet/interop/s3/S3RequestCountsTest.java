@@ -206,19 +206,82 @@ class S3RequestCountsTest {
   }
 
   @Test
-  void retryAfterLosingToALancetCompositeCommit() {
+  void retryAfterLosingToALancetCompositeCommitOfAnotherProcess() {
     DataFile theirs = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 2000, 10));
-    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> {
+    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> asAnotherProcess(() -> {
       // Another Lancet writer wins the version with a composite commit (transaction only in its .txn).
       try (Table other = Table.open(uri, opts)) {
         other.newTransaction().step("append", s -> s.addFragment(0, 10)
             .addDataFile(Ref.local(0), theirs, Ref.committed(0))).commit();
       }
-    });
-    report("lost race to a Lancet composite commit, and the retry", afterLoss, Map.of());
+    }));
+    report("lost race to another process's composite commit, and the retry", afterLoss, Map.of());
     // The refused put (412); then the listing with, at once, the winner's manifest and then its
     // .txn file, one GET each (a bounded read is one request); the put of v3.
     assertThat(afterLoss).isEqualTo(Map.of(LIST, 1L, GET, 2L, PUT, 2L));
+  }
+
+  @Test
+  void retryAfterLosingToACompositeCommitOfThisProcess() {
+    DataFile theirs = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 2000, 10));
+    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> {
+      // A writer thread of this process wins with a composite commit: this process wrote its .txn.
+      try (Table other = Table.open(uri, opts)) {
+        other.newTransaction().step("append", s -> s.addFragment(0, 10)
+            .addDataFile(Ref.local(0), theirs, Ref.committed(0))).commit();
+      }
+    });
+    report("lost race to this process's composite commit, and the retry", afterLoss, Map.of());
+    // As after losing to lance-core: the winner's transaction is the one this process wrote
+    // (KnownTransactions), so its .txn file is not read back.
+    assertThat(afterLoss).isEqualTo(Map.of(LIST, 1L, GET, 1L, PUT, 2L));
+  }
+
+  @Test
+  void commitOnTopOfACompositeCommit() {
+    DataFile first = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 1000, 10));
+    DataFile second = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 2000, 10));
+    DataFile third = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 3000, 10));
+    FragmentMetadata forLance = LanceOnS3.prewrite(uri, opts, alloc, 4000, 10);
+    Map<String, Long> lance = counted(() -> {
+      try (Dataset ds = LanceOnS3.open(uri, opts, alloc)) {
+        assertThat(LanceOnS3.commitAppend(ds, forLance)).isEqualTo(2);
+      }
+    });
+    // v3 by "another process", then v4 on top of it, then v5 on top of this process's v4.
+    asAnotherProcess(() -> appendWithLancet(first, 3));
+    Map<String, Long> onAnother = counted(() -> appendWithLancet(second, 4));
+    Map<String, Long> onOurs = counted(() -> appendWithLancet(third, 5));
+    report("open + commit on another process's composite commit", onAnother, lance);
+    report("open + commit on this process's composite commit", onOurs, lance);
+    // On top of another process's composite commit, decision 0015's readability check reads
+    // its .txn file (no transaction inline), in the round trip of the HEAD and our .txn PUT.
+    assertThat(onAnother).isEqualTo(Map.of(LIST, 1L, GET, 2L, HEAD, 1L, PUT, 2L));
+    // On top of this process's own, the transaction is known (KnownTransactions): as many as lance-core.
+    assertThat(onOurs).isEqualTo(Map.of(LIST, 1L, GET, 1L, HEAD, 1L, PUT, 2L));
+    assertThat(total(onOurs)).isLessThanOrEqualTo(total(lance));
+  }
+
+  private void appendWithLancet(DataFile file, long expectedVersion) {
+    try (Table t = Table.open(uri, opts)) {
+      CommitResult r = t.newTransaction().step("append", s -> s.addFragment(0, 10)
+          .addDataFile(Ref.local(0), file, Ref.committed(0))).commit();
+      assertThat(r.version()).isEqualTo(expectedVersion);
+      assertThat(r.attempts()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * Runs {@code work} as a Lancet writer in another process would: this process does not
+   * remember the composite transactions it writes there, so later commits read their .txn files.
+   */
+  private static void asAnotherProcess(Runnable work) {
+    System.setProperty("lancet.knownTransactions", "false");
+    try {
+      work.run();
+    } finally {
+      System.clearProperty("lancet.knownTransactions");
+    }
   }
 
   /**
