@@ -129,11 +129,26 @@ public final class AzuriteServer {
     }
   }
 
+  /** Azurite's access log (one line a request on its stdout), as requests by container. */
+  private record Logged(String container, String operation, String rest) {}
+
+  private static final List<Logged> REQUESTS = new ArrayList<>();
+
+  /** Matches {@code "GET /devstoreaccount1/container/blob?query HTTP/1.1" 200}. */
+  private static final java.util.regex.Pattern ACCESS_LINE =
+      java.util.regex.Pattern.compile("\"([A-Z]+) /[^/ ]+/([^/? ]+)([^ ]*) HTTP/[0-9.]+\" ([0-9]{3})");
+
   private static void drain(BufferedReader out) {
     Thread t = new Thread(() -> {
       try {
-        while (out.readLine() != null) {
-          // keep Azurite's stdout from filling up
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+          java.util.regex.Matcher m = ACCESS_LINE.matcher(line);
+          if (m.find()) {
+            synchronized (REQUESTS) {
+              REQUESTS.add(new Logged(m.group(2), operation(m.group(1), m.group(3)), m.group(3)));
+              REQUESTS.notifyAll();
+            }
+          }
         }
       } catch (IOException e) {
         // the process ended
@@ -141,6 +156,66 @@ public final class AzuriteServer {
     }, "azurite-stdout");
     t.setDaemon(true);
     t.start();
+  }
+
+  /** The Blob service operation of an access-log line (method and the path after the container). */
+  private static String operation(String method, String rest) {
+    boolean list = rest.contains("comp=list");
+    return switch (method) {
+      case "GET" -> list ? "List Blobs" : "Get Blob";
+      case "HEAD" -> "Get Blob Properties";
+      case "PUT" -> rest.contains("comp=blocklist") ? "Put Block List" : rest.contains("comp=block") ? "Put Block"
+          : rest.contains("restype=container") ? "Create Container" : "Put Blob";
+      case "DELETE" -> "Delete Blob";
+      default -> method;
+    };
+  }
+
+  private static final String MARKER = "lancet-count-marker-";
+
+  /**
+   * Requests Azurite has answered for {@code container} so far, by operation, counted from its
+   * access log. Every request answered before this call is in it: the call sends a marker request
+   * and waits until Azurite has logged it (the log is written in answer order).
+   */
+  public Map<String, Long> requestCounts(String container) {
+    String marker = MARKER + UUID.randomUUID();
+    admin.getBlobContainerClient(container).getBlobClient(marker).exists();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    synchronized (REQUESTS) {
+      while (REQUESTS.stream().noneMatch(r -> r.container().equals(container) && r.rest().contains(marker))) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new IllegalStateException("Azurite did not log the marker request " + marker + " within 30 s");
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(REQUESTS, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while waiting for Azurite's access log", e);
+        }
+      }
+      Map<String, Long> counts = new java.util.TreeMap<>();
+      for (Logged r : REQUESTS) {
+        if (r.container().equals(container) && !r.rest().contains(MARKER)) {
+          counts.merge(r.operation(), 1L, Long::sum);
+        }
+      }
+      return counts;
+    }
+  }
+
+  /** The requests for {@code container} since {@code before} (from {@link #requestCounts}), by operation. */
+  public Map<String, Long> requestsSince(String container, Map<String, Long> before) {
+    Map<String, Long> now = requestCounts(container);
+    Map<String, Long> since = new java.util.TreeMap<>();
+    now.forEach((op, n) -> {
+      long d = n - before.getOrDefault(op, 0L);
+      if (d != 0) {
+        since.put(op, d);
+      }
+    });
+    return since;
   }
 
   public String accountUrl() {
