@@ -68,6 +68,14 @@ import org.lance.operation.Append;
  */
 public final class S3Benchmarks {
   private static final Schema SCHEMA = BenchTables.SCHEMA;
+  /** {@code -Dlancet.bench.trace=true}: measurement 1 prints every round (wall, CPU and JIT time). */
+  private static final boolean TRACE = Boolean.getBoolean("lancet.bench.trace");
+  private static final java.lang.management.CompilationMXBean JIT = java.lang.management.ManagementFactory.getCompilationMXBean();
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
 
   private final S3ProxyServer server = S3ProxyServer.start();
   private final Map<String, String> opts = server.storageOptions();
@@ -119,20 +127,35 @@ public final class S3Benchmarks {
       FragmentMetadata forLance = prewrite(lanceUri, 1_000_000L + 100L * (r + warmup), 100);
       DataFile forLancet = lancetFile(prewrite(lancetUri, 1_000_000L + 100L * (r + warmup), 100));
       Map<String, Long> before = server.requestCounts(lancetBucket);
+      long cpu0 = processCpuNanos();
+      long jit0 = JIT.getTotalCompilationTime();
       long t0 = System.nanoTime();
       try (Table t = Table.open(lancetUri, opts)) {
         t.newTransaction().step("append", s -> s.addFragment(0, 100).addDataFile(Ref.local(0), forLancet,
             Ref.committed(0))).commit();
       }
       long lancet = System.nanoTime() - t0;
+      long lancetCpu = processCpuNanos() - cpu0;
+      long lancetJit = JIT.getTotalCompilationTime() - jit0;
       Map<String, Long> lancetOps = server.requestsSince(lancetBucket, before);
       long lancetCount = total(lancetOps);
       before = server.requestCounts(lanceBucket);
+      cpu0 = processCpuNanos();
+      jit0 = JIT.getTotalCompilationTime();
       t0 = System.nanoTime();
       try (Dataset ds = openLance(lanceUri, ReadOptions.Builder::new)) {
         commitAppend(ds, forLance);
       }
       long lance = System.nanoTime() - t0;
+      long lanceCpu = processCpuNanos() - cpu0;
+      long lanceJit = JIT.getTotalCompilationTime() - jit0;
+      if (TRACE) {
+        // Per round: wall time, this process's CPU time (client, s3proxy, JIT compiler threads)
+        // and the JIT's compilation time, for each side's open + commit.
+        System.out.printf(Locale.ROOT, "   trace round %4d: Lancet %6.2f ms (cpu %6.2f, jit %4d ms), "
+            + "lance-core %6.2f ms (cpu %6.2f, jit %4d ms)%n", r, lancet / 1e6, lancetCpu / 1e6, lancetJit,
+            lance / 1e6, lanceCpu / 1e6, lanceJit);
+      }
       Map<String, Long> lanceOps = server.requestsSince(lanceBucket, before);
       long lanceCount = total(lanceOps);
       if (r == 0) {
