@@ -208,13 +208,8 @@ class S3RequestCountsTest {
   @Test
   void retryAfterLosingToALancetCompositeCommitOfAnotherProcess() {
     DataFile theirs = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 2000, 10));
-    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> asAnotherProcess(() -> {
-      // Another Lancet writer wins the version with a composite commit (transaction only in its .txn).
-      try (Table other = Table.open(uri, opts)) {
-        other.newTransaction().step("append", s -> s.addFragment(0, 10)
-            .addDataFile(Ref.local(0), theirs, Ref.committed(0))).commit();
-      }
-    }));
+    // Another Lancet writer wins the version with a composite commit (transaction only in its .txn).
+    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> asAnotherProcess(() -> appendWithLancet(theirs, 2)));
     report("lost race to another process's composite commit, and the retry", afterLoss, Map.of());
     // The refused put (412); then the listing with, at once, the winner's manifest and then its
     // .txn file, one GET each (a bounded read is one request); the put of v3.
@@ -224,13 +219,8 @@ class S3RequestCountsTest {
   @Test
   void retryAfterLosingToACompositeCommitOfThisProcess() {
     DataFile theirs = LanceOnS3.lancetFile(LanceOnS3.prewrite(uri, opts, alloc, 2000, 10));
-    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> {
-      // A writer thread of this process wins with a composite commit: this process wrote its .txn.
-      try (Table other = Table.open(uri, opts)) {
-        other.newTransaction().step("append", s -> s.addFragment(0, 10)
-            .addDataFile(Ref.local(0), theirs, Ref.committed(0))).commit();
-      }
-    });
+    // A writer thread of this process wins with a composite commit: this process wrote its .txn.
+    Map<String, Long> afterLoss = requestsAfterLosingTo(() -> appendWithLancet(theirs, 2));
     report("lost race to this process's composite commit, and the retry", afterLoss, Map.of());
     // As after losing to lance-core: the winner's transaction is the one this process wrote
     // (KnownTransactions), so its .txn file is not read back.
