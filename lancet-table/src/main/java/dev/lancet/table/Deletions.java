@@ -38,8 +38,9 @@ final class Deletions {
   }
 
   /**
-   * Deletes the rows of many fragments at once: their deletion files are written in parallel
-   * (each waits on the store's fsync), then added to the step in order. Returns rows deleted.
+   * Deletes the rows of many fragments at once: their deletion files are written all at once
+   * (each waits on the store's fsyncs, which then share the filesystem's journal commits), then
+   * added to the step in order. Returns rows deleted.
    */
   static long deleteAll(TxnPlan plan, TxnPlan.Step step, List<ViewFragment> fragments,
       List<RoaringBitmap> rows) {
@@ -52,7 +53,7 @@ final class Deletions {
         }
       }
     }
-    List<Prepared> prepared = Parallel.map(todo, i -> prepare(plan, fragments.get(i), rows.get(i)));
+    List<Prepared> prepared = Parallel.mapWaiting(todo, i -> prepare(plan, fragments.get(i), rows.get(i)));
     long deleted = 0;
     for (Prepared p : prepared) {
       deleted += add(plan, step, p);

@@ -276,10 +276,16 @@ final class FragmentRead implements AutoCloseable {
 
   private long[] nextOffsets(int rows) {
     long[] out = new long[rows];
-    for (int i = 0; i < rows; i++) {
+    int i = 0;
+    while (i < rows) {
       RowRange r = ranges.get(rangeIndex);
-      out[i] = r.start() + rangePos;
-      rangePos++;
+      long from = r.start() + rangePos;
+      int take = (int) Math.min(rows - i, r.length() - rangePos);
+      for (int k = 0; k < take; k++) {
+        out[i + k] = from + k;
+      }
+      i += take;
+      rangePos += take;
       if (rangePos == r.length()) {
         rangeIndex++;
         rangePos = 0;

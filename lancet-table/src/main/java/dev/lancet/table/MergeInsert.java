@@ -211,6 +211,12 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
     private final List<VectorSchemaRoot> batches = new ArrayList<>();
     private org.apache.arrow.vector.types.pojo.Schema sourceSchema;
     private boolean loaded;
+    /**
+     * What the last plan found in each committed fragment, by fragment id. A re-plan after a
+     * conflict reuses the finding for a fragment the winner left as it was (the same fragment
+     * entry and the same live rows), so it reads only the fragments the winner wrote or changed.
+     */
+    private java.util.Map<Long, Remembered> remembered = new java.util.HashMap<>();
 
     MergeStatement(MergeInsert spec, ArrowReader reader) {
       this.spec = spec;
@@ -356,9 +362,12 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
         Optional<BoundPredicate> delFilter = deleteFilter;
         // Fragments are matched in parallel (each marks the source rows it matched); the
         // updated rows are then written in fragment order.
-        List<FragmentMatch> found = Parallel.map(fragments, f -> match(view, f, scanColumns,
-            scanKeyIndex, bySourceKey, matchedSource, cond, condTarget, delFilter, batchOf, rowOf,
-            ctx));
+        List<FragmentMatch> found = Parallel.map(fragments, f -> {
+          Optional<FragmentMatch> again = recall(f, ctx, matchedSource);
+          return again.isPresent() ? again.get() : match(view, f, scanColumns, scanKeyIndex,
+              bySourceKey, matchedSource, cond, condTarget, delFilter, batchOf, rowOf, ctx);
+        });
+        remember(found, ctx);
         List<RoaringBitmap> leaving = new ArrayList<>();
         for (FragmentMatch m : found) {
           ViewFragment f = m.fragment();
@@ -404,9 +413,43 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       return new Counts(deleted, updated, inserted);
     }
 
-    /** What one fragment's scan found: rows to update (offset, source row) and to delete. */
+    /**
+     * What one fragment's scan found: rows to update (offset, source row) and to delete, and
+     * every source row whose key it holds (whether or not the condition let it update).
+     */
     private record FragmentMatch(ViewFragment fragment, List<long[]> updateRows,
-        RoaringBitmap update, RoaringBitmap remove) {}
+        RoaringBitmap update, RoaringBitmap remove, int[] matchedSources) {}
+
+    /** A committed fragment's finding, valid while its entry and live rows stay the same. */
+    private record Remembered(dev.lancet.format.model.Fragment fragment,
+        dev.lancet.format.deletion.DeletionVector deleted, FragmentMatch match) {}
+
+    /** An earlier plan's finding for {@code f}, its source rows marked matched; or empty. */
+    private Optional<FragmentMatch> recall(ViewFragment f, TableContext ctx,
+        boolean[] matchedSource) {
+      Remembered r = f.pending().isPresent() ? null : remembered.get(f.id());
+      if (r == null || !r.fragment().equals(f.fragment()) || !r.deleted().equals(f.deleted(ctx))) {
+        return Optional.empty();
+      }
+      for (int s : r.match().matchedSources()) {
+        matchedSource[s] = true;
+      }
+      FragmentMatch m = r.match();
+      return Optional.of(new FragmentMatch(f, m.updateRows(), m.update().clone(),
+          m.remove().clone(), m.matchedSources()));
+    }
+
+    /** Keeps this plan's findings for the committed fragments (the bitmaps are not changed). */
+    private void remember(List<FragmentMatch> found, TableContext ctx) {
+      java.util.Map<Long, Remembered> now = new java.util.HashMap<>();
+      for (FragmentMatch m : found) {
+        ViewFragment f = m.fragment();
+        if (f.pending().isEmpty()) {
+          now.put(f.id(), new Remembered(f.fragment(), f.deleted(ctx), m));
+        }
+      }
+      remembered = now;
+    }
 
     private FragmentMatch match(TableView view, ViewFragment f, List<Field> scanColumns,
         int[] scanKeyIndex, KeyIndex bySourceKey, boolean[] matchedSource,
@@ -417,8 +460,10 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       List<long[]> updateRows = new ArrayList<>();
       List<dev.lancet.table.spi.RowRange> live = f.liveRanges(ctx);
       if (live.isEmpty()) {
-        return new FragmentMatch(f, updateRows, update, remove);
+        return new FragmentMatch(f, updateRows, update, remove, new int[0]);
       }
+      int[] sources = new int[16];
+      int matched = 0;
       try (FragmentRead in = view.read(f, scanColumns, live, spec.batchSize)) {
         VectorSchemaRoot batch;
         while ((batch = in.next()) != null) {
@@ -436,6 +481,10 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
               unmatched.add(r);
             } else {
               matchedSource[s] = true;
+              if (matched == sources.length) {
+                sources = Arrays.copyOf(sources, matched * 2);
+              }
+              sources[matched++] = s;
               hitRow[hits] = r;
               hitSource[hits] = s;
               hits++;
@@ -461,7 +510,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       } catch (IOException e) {
         throw new UncheckedIOException("matching keys in fragment " + f.id(), e);
       }
-      return new FragmentMatch(f, updateRows, update, remove);
+      return new FragmentMatch(f, updateRows, update, remove, Arrays.copyOf(sources, matched));
     }
 
     private void writeUpdated(RowSink sink, TableView view, ViewFragment f,
@@ -594,6 +643,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
 
     @Override
     public void close() {
+      remembered = new java.util.HashMap<>();
       batches.forEach(VectorSchemaRoot::close);
       batches.clear();
     }

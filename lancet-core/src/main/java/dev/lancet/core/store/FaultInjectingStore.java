@@ -266,6 +266,11 @@ public final class FaultInjectingStore implements ObjectStore {
   }
 
   @Override
+  public void makeDurable(String path) throws IOException {
+    delegate.makeDurable(path); // not a fault point: it changes no object
+  }
+
+  @Override
   public void putIfAbsent(String path, byte[] data) throws IOException {
     call(Operation.PUT_IF_ABSENT, StorePath.validate(path), () -> {
       delegate.putIfAbsent(path, data);

@@ -39,7 +39,8 @@ import java.util.UUID;
  * <p>{@link Durability#SYNC} (the default) fsyncs as described, so an acknowledged commit
  * survives a power failure. {@link Durability#NONE} keeps every publish atomic but skips the
  * fsyncs, as Lance's own local object store does: faster, and a crash of the machine (not of the
- * process) may lose the newest versions. {@link #putAdvisory} never fsyncs.
+ * process) may lose the newest versions. {@link #putAdvisory} never fsyncs. {@link #makeDurable}
+ * fsyncs a file another writer put in the table (a data file lance-core wrote) the same way.
  *
  * <p>Parent directories are created on demand; the root itself need not exist until the first
  * write. A crash can leave temporary files behind; they are invisible to {@link #list} and can be
@@ -236,6 +237,23 @@ public final class LocalObjectStore implements ObjectStore {
     }
     if (sync) {
       syncDirectory(directory);
+    }
+  }
+
+  /**
+   * Under {@link Durability#SYNC}, fsyncs the file and then its directory (so the name survives
+   * a crash too); under {@link Durability#NONE} only checks that the object exists.
+   */
+  @Override
+  public void makeDurable(String path) throws IOException {
+    Path file = resolve(path);
+    try (FileChannel channel = openForRead(path, file)) {
+      if (durability == Durability.SYNC) {
+        channel.force(true);
+      }
+    }
+    if (durability == Durability.SYNC) {
+      syncDirectory(file.getParent());
     }
   }
 

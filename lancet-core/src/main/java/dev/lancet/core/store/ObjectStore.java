@@ -76,6 +76,16 @@ public interface ObjectStore extends AutoCloseable {
   }
 
   /**
+   * Makes the object at {@code path}, written by another writer than this store (lance-core's
+   * file writer writes data files straight to the filesystem), as durable as this store's own
+   * writes, before anything that references it is published. The default does nothing: for a
+   * store whose writes are durable once acknowledged (S3, Azure) the object already is.
+   *
+   * @throws NotFoundException if there is no object at {@code path}
+   */
+  default void makeDurable(String path) throws IOException {}
+
+  /**
    * Creates an object only if none exists at {@code path}, atomically.
    *
    * @throws AlreadyExistsException if an object already exists at {@code path}

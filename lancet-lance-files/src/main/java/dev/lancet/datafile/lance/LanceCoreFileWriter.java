@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * straddles it is split) or once the batches written reach the byte limit (counted as their
  * Arrow buffer sizes, an upper estimate of the encoded size). Memory: the batch being written
  * and lance-core's page buffers of the open file; nothing accumulates across batches but the
- * list of file descriptions.
+ * list of file descriptions. A finished file is made durable through the table's store
+ * ({@code ObjectStore.makeDurable}: fsynced on a local table) before it is reported.
  */
 final class LanceCoreFileWriter implements DataFileWriter {
   private static final Logger LOG = LoggerFactory.getLogger(LanceCoreFileWriter.class);
@@ -110,7 +111,11 @@ final class LanceCoreFileWriter implements DataFileWriter {
     LanceFileWriter w = current;
     current = null;
     LanceDataFiles.close(w, currentName);
-    long size = spec.store().size(spec.directory() + "/" + currentName);
+    String relative = spec.directory() + "/" + currentName;
+    // lance-core writes without fsync; the file must be as durable as the manifest that will
+    // name it (decision 0007), so the table's store makes it so before the writer reports it.
+    spec.store().makeDurable(relative);
+    long size = spec.store().size(relative);
     done.add(new WrittenFile(currentName, fieldIds, columnIndices, major, minor, size, currentRows));
   }
 

@@ -62,6 +62,7 @@ public final class LanceDataFiles {
       } finally {
         close(writer, location);
       }
+      store.makeDurable(relative);
       return entry(name, root, store.size(relative));
     } catch (IOException e) {
       throw new UncheckedIOException("writing the Lance data file " + location, e);

@@ -223,6 +223,37 @@ class StatementsTest {
   }
 
   @Test
+  void aReplannedMergeInsertReadsOnlyTheFragmentsTheWinnerChanged() throws IOException {
+    try (LanceTable t = table(false);
+        LanceTable other = LanceTable.open(tmp.resolve("t").toString())) {
+      // While the first plan reads, another writer updates id 10 (fragment 0) and commits: the
+      // same key, so the first commit collides and the statement plans again.
+      java.util.concurrent.atomic.AtomicBoolean interfered =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      List<Long> progress = java.util.Collections.synchronizedList(new ArrayList<>());
+      StatementResult r = t.mergeInsert("id").whenMatchedUpdateAll().onProgress(rows -> {
+        progress.add(rows);
+        if (interfered.compareAndSet(false, true)) {
+          StatementResult w = other.mergeInsert("id").whenMatchedUpdateAll()
+              .from(rows(10, 1, 1)).commit();
+          assertThat(w.rowsUpdated()).isEqualTo(1);
+        }
+      }).from(rows(5, 10, 10)).commit();
+      assertThat(r.plans()).isEqualTo(2);
+      assertThat(r.rowsUpdated()).isEqualTo(10);
+      // The re-plan read fragment 0 (249 live rows) and the winner's new fragment (1 row); the
+      // three fragments the winner left alone were not read again (1,000 rows without that).
+      assertThat(progress.get(progress.size() - 1)).isEqualTo(250);
+      Map<Long, Double> after = scores(t);
+      assertThat(after).hasSize(1000);
+      for (long id = 0; id < 1000; id++) {
+        assertThat(after).containsEntry(id, id / 2.0);
+      }
+      assertThat(t.countRows()).isEqualTo(1000);
+    }
+  }
+
+  @Test
   void mergeInsertOnAStringKeyAndACompoundKeyMatchesByValueAndNeverMatchesANullKey()
       throws IOException {
     try (LanceTable t = table(false)) {
