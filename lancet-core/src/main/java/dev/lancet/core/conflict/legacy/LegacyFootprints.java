@@ -52,8 +52,16 @@ import org.roaringbitmap.RoaringBitmap;
  *       carries a field this build does not know (such as tag 2, the removed
  *       require_index_catchup).</li>
  *   <li>CompositeOperation: its own footprint; empty if its actions cannot be decoded.</li>
- *   <li>Overwrite, Rewrite, Merge, Restore, ReserveFragments, Project, UpdateConfig, Clone: none.</li>
+ *   <li>Overwrite, Rewrite, Merge, Restore, ReserveFragments, Project, UpdateConfig, Clone: none
+ *       from the transaction alone.</li>
  * </ul>
+ *
+ * <p>A <em>committed</em> legacy winner is lowered with the manifests around it
+ * ({@link #ofCommitted}, docs/decisions/0022): Rewrite, Merge, Project, UpdateConfig,
+ * ReserveFragments, Overwrite and Restore then have footprints (Clone still has none), and every
+ * kind that is not restamped also removes the fragments its version dropped (lance-core's Append
+ * drops fully deleted fragments). Until issue 15 those seven kinds failed closed against every
+ * composite operation (seed §9, row CO).
  */
 public final class LegacyFootprints {
   private LegacyFootprints() {}
@@ -122,19 +130,15 @@ public final class LegacyFootprints {
       case RESTORE:
         return Lowering.of(fp.takeExclusive());
       case RESERVE_FRAGMENTS:
-        break;
       case UPDATE_CONFIG: {
-        dev.lancet.core.operation.UpdateConfig u;
-        try {
-          u = (dev.lancet.core.operation.UpdateConfig) dev.lancet.core.operation.LegacyOperationCodec.decode(t);
-        } catch (RuntimeException e) {
-          return Lowering.none("its config update cannot be read (" + e.getMessage() + ")");
+        LegacyLowering.Result lowered = t.hasUpdateConfig() ? LegacyLowering.updateConfig(t)
+            : LegacyLowering.reserveFragments(t);
+        if (lowered.operation().isEmpty()) {
+          return Lowering.none(lowered.whyNot());
         }
-        List<dev.lancet.core.action.ConfigUpdate.FieldMetadataUpdate> fields = new ArrayList<>();
-        u.fieldMetadataUpdates().forEach((id, map) ->
-            fields.add(new dev.lancet.core.action.ConfigUpdate.FieldMetadataUpdate(Ref.committed(id), map)));
-        new dev.lancet.core.action.ConfigUpdate(u.configUpdates(), u.tableMetadataUpdates(),
-            u.schemaMetadataUpdates(), fields).footprint(fp);
+        for (dev.lancet.core.action.Action a : lowered.operation().get().actions()) {
+          a.footprint(fp);
+        }
         break;
       }
       case REWRITE:
