@@ -151,7 +151,7 @@ public final class CommitLoop {
                 "an earlier attempt of this transaction published version " + v));
             return new CommitResult(v, uuid, winner.manifest(), winner.indices(), attempts);
           }
-          pending = check(pending, v, theirs, attempts);
+          pending = check(pending, winner, theirs, attempts);
           checkedUpTo = v;
           readableUpTo = v;
         }
@@ -297,10 +297,11 @@ public final class CommitLoop {
     }
   }
 
-  private PendingCommit check(PendingCommit pending, long version, TransactionProtos.Transaction theirs,
+  private PendingCommit check(PendingCommit pending, Snapshot winner, TransactionProtos.Transaction theirs,
       int attempt) throws IOException {
+    long version = winner.version();
     try {
-      return pending.checkAgainst(version, theirs);
+      return pending.checkAgainst(winner, theirs);
     } catch (ConflictingCommitException e) {
       observer.accept(new CommitAttempt(pending.transaction().getUuid(), attempt, Outcome.CONFLICT,
           version, String.join("; ", e.collisions())));

@@ -152,31 +152,33 @@ class CommittedLegacyLoweringTest {
   }
 
   /**
-   * Point 3: an Append whose version dropped fragment 0 (all its rows deleted) removes it, so a
-   * composite naming fragment 0 collides; a Delete's (restamped) read version is never used, its
-   * payload alone is its footprint.
+   * Point 3: a compaction whose version also dropped fragment 3 (all its rows deleted, outside
+   * its groups) removes it too, so a composite naming fragment 3 collides. An Append, a Delete
+   * (whose read version is restamped, seed §3 constraint 3) and the other payload kinds are
+   * lowered from the transaction alone: the manifests around them are never consulted (a
+   * fragment lance-core's Append dropped is found when the commit is re-applied, see
+   * LanceMaintenanceInteropTest).
    */
   @Test
-  void anAppendRemovesTheFragmentsItsVersionDroppedAndADeleteIsNeverDiffed() {
-    Manifest before = table(5, List.of(field(0, "i")), Fragment.of(0, 10, List.of(FILE_I)),
-        Fragment.of(1, 10, List.of(FILE_I)));
-    Manifest landed = table(6, List.of(field(0, "i")), Fragment.of(1, 10, List.of(FILE_I)),
-        Fragment.of(2, 10, List.of(FILE_I)));
-    Footprint append = footprint(ap(), before, landed, Optional.of(before));
-    assertThat(LegacyFootprints.of(ap()).orElseThrow().regions()).isEmpty();
+  void aVersionThatDroppedMoreThanItsPayloadSaysRemovesThatTooAndPayloadKindsAreNeverDiffed() {
+    Manifest before = table(5, List.of(field(0, "i")), Fragment.of(1, 10, List.of(FILE_I)),
+        Fragment.of(2, 10, List.of(FILE_I)), Fragment.of(3, 10, List.of(FILE_I)));
+    Manifest landed = table(6, List.of(field(0, "i")), Fragment.of(10, 20, List.of(FILE_I)));
+    Footprint compaction = footprint(rw(1, 2), before, landed, Optional.of(before));
     CompositeOperation addColumn = op(AddField.topLevel(0, field(0, "s")),
-        new dev.lancet.core.action.AddDataFile(Ref.committed(0), FILE_J, List.of(Ref.local(0)), true),
-        new dev.lancet.core.action.AddDataFile(Ref.committed(1), FILE_J, List.of(Ref.local(0)), true));
-    ConflictResult r = check(addColumn, append);
+        new dev.lancet.core.action.AddDataFile(Ref.committed(3), FILE_J, List.of(Ref.local(0)), true));
+    ConflictResult r = check(addColumn, compaction);
     assertThat(r.conflicts()).isTrue();
-    assertThat(r.collisions()).anyMatch(c -> c instanceof Collision.Fragment f && f.fragment() == 0);
-    assertThat(check(op(new RemoveFragment(Ref.committed(1), true)), append).conflicts()).isFalse();
+    assertThat(r.collisions()).anyMatch(c -> c instanceof Collision.Fragment f && f.fragment() == 3);
+    assertThat(check(addColumn, LegacyFootprints.of(rw(1, 2)).orElse(Footprint.builder().build()))
+        .conflicts()).as("the payload alone does not name fragment 3").isFalse();
 
-    // A Delete: the manifests around it are not consulted (seed §3 constraint 3).
-    Transaction delete = dl(1);
-    assertThat(LegacyFootprints.readsVersions(delete)).isFalse();
-    assertThat(LegacyFootprints.ofCommitted(delete, new CommittedVersions(before, List.of(), landed, List.of(),
-        Optional.of(before))).footprint()).isEqualTo(LegacyFootprints.of(delete));
+    for (Transaction payloadOnly : List.of(ap(), dl(1), up(1), uc("k"), rf(), ow(), rs())) {
+      assertThat(LegacyFootprints.readsVersions(payloadOnly)).as(payloadOnly.getOperationCase().name()).isFalse();
+      assertThat(LegacyFootprints.ofCommitted(payloadOnly, new CommittedVersions(before, List.of(), landed,
+          List.of(), Optional.of(before)))).isEqualTo(LegacyFootprints.ofCommitted(payloadOnly));
+    }
+    assertThat(LegacyFootprints.ofCommitted(dl(1)).footprint()).isEqualTo(LegacyFootprints.of(dl(1)));
   }
 
   @Test
