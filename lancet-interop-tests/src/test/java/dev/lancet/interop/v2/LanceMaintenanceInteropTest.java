@@ -180,6 +180,46 @@ class LanceMaintenanceInteropTest {
   }
 
   /**
+   * Issue 15 point 2, compaction: a composite with a merge-insert's shape (a delete of a matched
+   * row of fragment 1, the new rows, an exact key assertion on {@code id}) planned before a
+   * lance-core compaction of other fragments lands: the compaction inserts no rows, so the key
+   * assertion does not meet it.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"stable-row-ids-off", "stable-row-ids-on"})
+  void aMergeInsertLandsOverALanceCompactionOfOtherFragments(String fixture) throws Exception {
+    Path dir = SharedFixtures.copy(fixture, tmp);
+    LanceFixtures.append(dir, LanceFixtures.SIMPLE_SCHEMA, 10_000, 10);
+    LanceFixtures.append(dir, LanceFixtures.SIMPLE_SCHEMA, 10_010, 10);
+    long readVersion = latest(dir);
+    long rowsBefore = LanceOracle.snapshot(dir).rowCount();
+    TransactionBuilder delete = plannedDelete(dir, readVersion, 1, 1);
+    TransactionBuilder append = plannedAppend(dir, readVersion, 50_000, 3);
+    List<dev.lancet.core.action.Action> actions = new ArrayList<>(delete.operation().actions());
+    actions.addAll(append.operation().actions());
+    List<Long> hashes = new ArrayList<>();
+    for (long id = 50_000; id < 50_003; id++) {
+      hashes.add(dev.lancet.core.keys.KeyHasher.hashKey(List.of(dev.lancet.core.keys.KeyHasher.encodeSigned(id)))
+          .getAsLong());
+    }
+    int idField;
+    try (Table table = Table.open(dir.toString())) {
+      idField = table.version(readVersion).manifest().schema().topLevel().stream()
+          .filter(f -> f.name().equals("id")).findFirst().orElseThrow().id();
+    }
+    actions.add(new dev.lancet.core.action.AssertUniqueKeys(List.of(Ref.committed(idField)),
+        new dev.lancet.core.action.KeyExistenceFilter.Exact(hashes)));
+    TransactionBuilder mergeInsert = new TransactionBuilder(new LocalObjectStore(dir), dir.toString(), readVersion)
+        .step("merge insert on id", s -> actions.forEach(s::action));
+
+    long compacted = lanceCompact(dir);
+    CommitResult merged = mergeInsert.commit();
+    assertThat(merged.version()).isEqualTo(compacted + 1);
+    assertThat(LanceOracle.snapshot(dir, merged.version()).rowCount()).isEqualTo(rowsBefore - 1 + 3);
+    assertThat(LanceOracle.countRows(dir, merged.version(), "id >= 50000")).isEqualTo(3);
+  }
+
+  /**
    * Issue 15 point 2: lance-core's Merge (add columns), Project (rename, drop), UpdateConfig and
    * ReserveFragments, each lowered against its own read version and applied there, give the
    * manifest lance-core wrote (schema, fragments, config, counters); a composite append planned
