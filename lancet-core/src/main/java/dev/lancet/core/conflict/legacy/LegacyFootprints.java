@@ -52,8 +52,16 @@ import org.roaringbitmap.RoaringBitmap;
  *       carries a field this build does not know (such as tag 2, the removed
  *       require_index_catchup).</li>
  *   <li>CompositeOperation: its own footprint; empty if its actions cannot be decoded.</li>
- *   <li>Overwrite, Rewrite, Merge, Restore, ReserveFragments, Project, UpdateConfig, Clone: none.</li>
+ *   <li>Overwrite, Rewrite, Merge, Restore, ReserveFragments, Project, UpdateConfig, Clone: none
+ *       from the transaction alone.</li>
  * </ul>
+ *
+ * <p>A <em>committed</em> legacy winner is lowered with the manifests around it
+ ({@link #ofCommitted(Transaction)}, and for Rewrite, Merge and Project with the manifests around
+ * it, {@link #ofCommitted(Transaction, CommittedVersions)}; docs/decisions/0022): Rewrite, Merge,
+ * Project, UpdateConfig, ReserveFragments, Overwrite and Restore then have footprints (Clone still
+ * has none). Until issue 15 those seven kinds failed closed against every composite operation
+ * (seed §9, row CO).
  */
 public final class LegacyFootprints {
   private LegacyFootprints() {}
@@ -67,7 +75,8 @@ public final class LegacyFootprints {
     return whyNotOrFootprint(t).whyNot;
   }
 
-  private record Lowering(Optional<Footprint> footprint, String whyNot) {
+  /** A footprint, or why there is none (a short phrase). */
+  public record Lowering(Optional<Footprint> footprint, String whyNot) {
     static Lowering of(FootprintBuilder fp) {
       return new Lowering(Optional.of(fp.build()), "it has one");
     }
@@ -77,8 +86,149 @@ public final class LegacyFootprints {
     }
   }
 
-  private static Lowering whyNotOrFootprint(Transaction t) {
+  /**
+   * Whether the footprint of a committed {@code t} depends on the manifests around it
+   * ({@link #ofCommitted(Transaction, CommittedVersions)}): a Rewrite, a Merge and a Project.
+   * Every other kind is lowered from the transaction alone ({@link #ofCommitted(Transaction)}),
+   * so that checking a lance-core ingestion winner costs no extra request.
+   */
+  public static boolean readsVersions(Transaction t) {
+    return switch (t.getOperationCase()) {
+      case REWRITE, MERGE, PROJECT -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * The footprint of {@code t} as a committed winner, from the transaction alone
+   * (docs/decisions/0022): as {@link #of}, and besides
+   *
+   * <ul>
+   *   <li>UpdateConfig: as ConfigUpdate (a key write per key, a map region per replacement);
+   *   <li>ReserveFragments: nothing (a counter, as ReserveFragmentIds);
+   *   <li>Overwrite, Restore: the whole table (as ResetTable): every composite collides.
+   * </ul>
+   *
+   * A fragment a winner dropped beyond its payload (lance-core's Append drops fragments whose
+   * rows are all deleted) and that the committing transaction names is found when it is
+   * re-applied: the commit loop reports it as a conflict with the version that removed it.
+   */
+  public static Lowering ofCommitted(Transaction t) {
     FootprintBuilder fp = Footprint.builder();
+    switch (t.getOperationCase()) {
+      case OVERWRITE:
+      case RESTORE:
+        return Lowering.of(fp.takeExclusive());
+      case RESERVE_FRAGMENTS:
+      case UPDATE_CONFIG: {
+        LegacyLowering.Result lowered = t.hasUpdateConfig() ? LegacyLowering.updateConfig(t)
+            : LegacyLowering.reserveFragments(t);
+        if (lowered.operation().isEmpty()) {
+          return Lowering.none(lowered.whyNot());
+        }
+        for (dev.lancet.core.action.Action a : lowered.operation().get().actions()) {
+          a.footprint(fp);
+        }
+        return Lowering.of(fp);
+      }
+      default:
+        return whyNotOrFootprint(t, fp);
+    }
+  }
+
+  /**
+   * The footprint of {@code t}, committed as version {@code v.landed()}, lowered against the
+   * manifests around it (seed §3 option C point 2; docs/decisions/0022):
+   *
+   * <ul>
+   *   <li>Rewrite (compaction): a removal of every fragment it rewrote; its new fragments are
+   *       not data changes (no inserted rows, so no key assertion meets them); a segment write
+   *       and an index claim over the rewritten fragments for every index segment it remapped
+   *       or replaced.
+   *   <li>Merge, Project: the footprint of their lowering against their own read version
+   *       ({@link LegacyLowering}; they are never restamped, seed §3 constraint 2); fail closed
+   *       when that version was cleaned up or no faithful lowering exists.
+   *   <li>Each of them also removes every fragment its version dropped (in the version before
+   *       it or in its read version, and not in its manifest).
+   *   <li>Any other kind: {@link #ofCommitted(Transaction)} (the manifests are not read). Delete,
+   *       Update and DataOverlay in particular are never diffed: their recorded read version is
+   *       restamped (seed §3 constraint 3) and their payload names what they remove.
+   * </ul>
+   */
+  public static Lowering ofCommitted(Transaction t, CommittedVersions v) {
+    if (!readsVersions(t)) {
+      return ofCommitted(t);
+    }
+    FootprintBuilder fp = Footprint.builder();
+    if (t.hasRewrite()) {
+      rewrite(fp, t, v);
+    } else {
+      if (v.read().isEmpty()) {
+        return Lowering.none("its read version " + Long.toUnsignedString(t.getReadVersion())
+            + " was cleaned up, and a " + (t.hasMerge() ? "Merge" : "Project")
+            + " lowers only by a schema diff against it");
+      }
+      LegacyLowering.Result lowered = t.hasMerge()
+          ? LegacyLowering.merge(v.read().get(), v.landed())
+          : LegacyLowering.project(v.read().get(), v.landed());
+      if (lowered.operation().isEmpty()) {
+        return Lowering.none(lowered.whyNot());
+      }
+      for (dev.lancet.core.action.Action a : lowered.operation().get().actions()) {
+        a.footprint(fp);
+      }
+    }
+    return Lowering.of(removals(fp, v));
+  }
+
+  /** Removes every fragment the version dropped (see {@link #ofCommitted}). */
+  private static FootprintBuilder removals(FootprintBuilder fp, CommittedVersions v) {
+    for (long id : v.removedFragments(true)) {
+      fp.removeFragment(Ref.committed(id));
+    }
+    return fp;
+  }
+
+  /**
+   * A compaction: its rewritten fragments removed, its new ones no data change; the index
+   * segments it remapped (stable row ids) or replaced (rewritten indices) claimed over the
+   * fragments it rewrote and wrote.
+   */
+  private static void rewrite(FootprintBuilder fp, Transaction t, CommittedVersions v) {
+    List<Ref> touched = new ArrayList<>();
+    for (long id : LegacyOps.rewrittenIds(t)) {
+      fp.removeFragment(Ref.committed(id));
+      touched.add(Ref.committed(id));
+    }
+    java.util.Set<Long> landedIds = CommittedVersions.ids(v.landed());
+    for (long id : landedIds) {
+      if (!CommittedVersions.ids(v.before()).contains(id)) {
+        touched.add(Ref.committed(id));
+      }
+    }
+    java.util.Map<java.util.UUID, dev.lancet.format.model.IndexSegment> after = new java.util.HashMap<>();
+    v.landedIndices().forEach(s -> after.put(s.uuid(), s));
+    java.util.Set<java.util.UUID> beforeIds = new java.util.HashSet<>();
+    for (dev.lancet.format.model.IndexSegment s : v.beforeIndices()) {
+      beforeIds.add(s.uuid());
+      if (!s.equals(after.get(s.uuid()))) {
+        fp.write(new Coordinate.IndexSegment(s.uuid()));
+        fp.extendIndexCoverage(s.name(), touched);
+      }
+    }
+    for (dev.lancet.format.model.IndexSegment s : v.landedIndices()) {
+      if (!beforeIds.contains(s.uuid())) {
+        fp.write(new Coordinate.IndexSegment(s.uuid()));
+        fp.extendIndexCoverage(s.name(), touched);
+      }
+    }
+  }
+
+  private static Lowering whyNotOrFootprint(Transaction t) {
+    return whyNotOrFootprint(t, Footprint.builder());
+  }
+
+  private static Lowering whyNotOrFootprint(Transaction t, FootprintBuilder fp) {
     switch (t.getOperationCase()) {
       case APPEND:
         backFragments(fp, t.getAppend().getFragmentsList());
