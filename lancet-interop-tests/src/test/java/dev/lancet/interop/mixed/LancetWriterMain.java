@@ -98,6 +98,7 @@ public final class LancetWriterMain {
   /** Runs one statement until acknowledged (true), or until it failed otherwise or ran out of tries. */
   private static boolean run(LanceTable table, BufferAllocator alloc, String writer, int w, int round,
       Op op, List<Long> targets, List<Long> fresh) {
+    List<String> conflicts = new ArrayList<>();
     for (int tryNo = 1; tryNo <= MAX_TRIES; tryNo++) {
       List<Attempt> attempts = new ArrayList<>();
       try {
@@ -171,13 +172,15 @@ public final class LancetWriterMain {
             "op", op.name(), "round", String.valueOf(round), "try", String.valueOf(tryNo),
             "winner", String.valueOf(e.winnerVersion()), "winnerOp", winnerOp.replace(' ', '_'),
             "kinds", kinds, "targets", WorkerLog.ids(targets));
+        conflicts.add(winnerOp + " " + kinds);
       } catch (RuntimeException e) {
         WorkerLog.print("ERROR", String.valueOf(e), "writer", writer, "op", op.name(),
             "round", String.valueOf(round), "class", e.getClass().getName());
         return false;
       }
     }
-    WorkerLog.print("GAVEUP", "", "writer", writer, "op", op.name(), "round", String.valueOf(round));
+    WorkerLog.print("GAVEUP", "conflicts: " + String.join(", ", conflicts), "writer", writer,
+        "op", op.name(), "round", String.valueOf(round));
     return false;
   }
 

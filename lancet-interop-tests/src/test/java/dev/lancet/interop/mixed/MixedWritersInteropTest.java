@@ -105,6 +105,7 @@ class MixedWritersInteropTest {
     Path work = Files.createDirectories(parent.resolve("work"));
     int workers = 2 + MixedTable.LANCET_WRITERS;
     List<WorkerLog> events = new ArrayList<>();
+    long released;
     List<String> doneFiles = new ArrayList<>();
     for (int w = 0; w < MixedTable.LANCET_WRITERS; w++) {
       doneFiles.add(work.resolve("lancet-done-" + w).toString());
@@ -120,6 +121,7 @@ class MixedWritersInteropTest {
           default -> List.of("lancet", uri, ready.toString(), go.toString(), String.valueOf(w - 2),
               String.valueOf(LANCET_ROUNDS), String.valueOf(seed * 31 + w), doneFiles.get(w - 2));
         })) {
+      released = System.nanoTime();
       procs.go();
       for (List<String> out : procs.awaitSuccess(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
         List<WorkerLog> parsed = WorkerLog.parse(out);
@@ -130,8 +132,9 @@ class MixedWritersInteropTest {
     }
     long t1 = System.nanoTime();
     RunFigures figures = check(dir, policy, seed, created, events, t1 - t0);
-    System.out.printf("mixed writers %s seed %d: writers %d ms, check of %d versions %d ms%n", policy, seed,
-        TimeUnit.NANOSECONDS.toMillis(t1 - t0), figures.versions(),
+    System.out.printf("mixed writers %s seed %d: setup and workers ready %d ms, writers %d ms, check of %d"
+        + " versions %d ms%n", policy, seed, TimeUnit.NANOSECONDS.toMillis(released - t0),
+        TimeUnit.NANOSECONDS.toMillis(t1 - released), figures.versions(),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t1));
     return figures;
   }
@@ -215,7 +218,7 @@ class MixedWritersInteropTest {
       Map<String, Integer> lancetErrors = new TreeMap<>();
       int internal = 0;
       int lanceGaveUp = 0;
-      int lancetGaveUp = 0;
+      Map<String, Integer> lancetGaveUp = new TreeMap<>();
       for (WorkerLog e : events) {
         boolean lance = !writerKind(e).equals("lancet");
         if (e.type().equals("ERROR")) {
@@ -231,7 +234,7 @@ class MixedWritersInteropTest {
           if (lance) {
             lanceGaveUp++;
           } else {
-            lancetGaveUp++;
+            lancetGaveUp.merge(e.get("op") + " " + e.message(), 1, Integer::sum);
           }
         }
       }
