@@ -52,6 +52,7 @@ public final class LanceMaintenanceMain {
       int r = round;
       last = pacing.latest();
       if (round % 2 == 0) {
+        long first = pacing.latest();
         Optional<long[]> versions = LanceRetries.run(WRITER, "COMPACT", round, () -> {
           try (BufferAllocator alloc = new RootAllocator();
               Dataset ds = Dataset.open().allocator(alloc).uri(uri).build()) {
@@ -63,13 +64,15 @@ public final class LanceMaintenanceMain {
             return new long[] {before, ds.version()};
           }
         });
+        // A failed attempt may have committed its reservation before its Rewrite failed.
+        long end = versions.map(v -> v[1]).orElseGet(pacing::latest);
+        reservations(table, r, first, versions.isPresent() ? end : end + 1);
         if (versions.isPresent()) {
           long[] v = versions.get();
           if (v[1] == v[0]) {
             WorkerLog.print("NOOP", "", "writer", WRITER, "op", "COMPACT", "round", String.valueOf(r),
                 "version", String.valueOf(v[0]));
           } else {
-            reservations(table, r, v[0], v[1]);
             WorkerLog.print("ACK", "", "writer", WRITER, "op", "COMPACT", "round", String.valueOf(r),
                 "version", String.valueOf(v[1]), "uuid", LanceTransactions.uuid(table, v[1]));
           }
@@ -97,11 +100,12 @@ public final class LanceMaintenanceMain {
 
   /**
    * lance-core's compaction first commits a ReserveFragments of its own (the ids of the new
-   * fragments), then the Rewrite: reports the reservations among the versions the compaction
-   * spanned, {@code ACK op=RESERVE}. No other writer of the test reserves fragments.
+   * fragments), then the Rewrite, which may fail: reports the reservations among the versions
+   * after {@code before} and before {@code end}, {@code ACK op=RESERVE} (lance-core does not
+   * return their versions; no other writer of the test reserves fragments).
    */
-  private static void reservations(Path table, int round, long before, long rewrite) {
-    for (long v = before + 1; v < rewrite; v++) {
+  private static void reservations(Path table, int round, long before, long end) {
+    for (long v = before + 1; v < end; v++) {
       long version = v;
       java.util.Optional<String> uuid;
       try {

@@ -71,7 +71,13 @@ class MixedWritersInteropTest {
     List<RunFigures> runs = new ArrayList<>();
     for (int i = 0; i < REPEAT; i++) {
       long seed = baseSeed + i;
-      runs.add(runOnce(Files.createDirectories(tmp.resolve(policy + "-" + i)), policy, seed));
+      try {
+        runs.add(runOnce(Files.createDirectories(tmp.resolve(policy + "-" + i)), policy, seed));
+      } catch (Exception | AssertionError e) {
+        System.out.println("mixed writers: run " + (i + 1) + " under " + policy + " (seed " + seed
+            + ") failed; the runs before it:\n" + RunFigures.table(runs));
+        throw e;
+      }
     }
     System.out.println("mixed writers, " + REPEAT + " run(s) under " + policy + " (seeds from "
         + baseSeed + "):\n" + RunFigures.table(runs));
