@@ -9,6 +9,7 @@ import dev.lancet.core.operation.LegacyOperationCodec;
 import dev.lancet.core.transaction.LegacyTransactionBuilder;
 import dev.lancet.core.transaction.OperationJson;
 import dev.lancet.core.transaction.TransactionBuilder;
+import dev.lancet.core.transaction.WriteForm;
 import dev.lancet.format.layout.BasePathPolicy;
 import dev.lancet.format.pb.TransactionProtos;
 import java.io.IOException;
@@ -73,6 +74,14 @@ public final class CommitCommand implements Callable<Integer> {
           + "and index file must exist with its recorded size.")
   boolean noVerifyFiles;
 
+  @Option(names = "--write-form", paramLabel = "FORM",
+      description = "How a composite operation is written: 'composite', or 'legacy_when_exact' (as "
+          + "the one legacy operation that expresses it exactly, where there is one, so lance-core "
+          + "writers can check against it). Default: the table's config key lancet.write_form, "
+          + "else legacy_when_exact (docs/decisions/0022). A legacy operation is always written "
+          + "as itself.")
+  String writeFormText;
+
   @Option(names = "--max-file-bytes", paramLabel = "BYTES", defaultValue = "33554432",
       description = "The largest operation file read (default: ${DEFAULT-VALUE}, 32 MiB).")
   long maxFileBytes;
@@ -88,7 +97,17 @@ public final class CommitCommand implements Callable<Integer> {
     PublishChecks checks = PublishChecks.DEFAULT.withVerifyNewFiles(!noVerifyFiles)
         .withBasePaths(allowedBases.contains("*") ? BasePathPolicy.allowAll()
             : BasePathPolicy.allowUnder(allowedBases));
+    java.util.Optional<WriteForm> form = java.util.Optional.empty();
+    if (writeFormText != null) {
+      try {
+        form = java.util.Optional.of(WriteForm.parse(writeFormText));
+      } catch (dev.lancet.core.operation.InvalidOperationException e) {
+        throw new CliException("--write-form must be 'composite' or 'legacy_when_exact', not '"
+            + dev.lancet.format.Texts.bounded(writeFormText, 40) + "'");
+      }
+    }
     CommitResult result;
+    String written;
     try (Table table = Table.open(location, storage.options())) {
       long planned = readVersion != null ? readVersion
           : txn.getReadVersion() != 0 ? txn.getReadVersion() : table.latest().version();
@@ -98,13 +117,20 @@ public final class CommitCommand implements Callable<Integer> {
             .steps(ActionCodec.decode(txn.getCompositeOperation()))
             .readVersion(planned).uuid(uuid).maxRetries(maxRetries).checks(checks);
         txn.getTransactionPropertiesMap().forEach(builder::property);
+        if (form.isPresent()) {
+          builder.writeForm(form.get());
+        } else {
+          builder.tableWriteForm();
+        }
         result = builder.commit();
+        written = builder.committedForm().orElse("CompositeOperation");
       } else {
         // A legacy operation, committed as a Lance writer would (inline and in its .txn file).
         LegacyTransactionBuilder builder = table.newLegacyTransaction(LegacyOperationCodec.decode(txn))
             .readVersion(planned).uuid(uuid).maxRetries(maxRetries).checks(checks);
         txn.getTransactionPropertiesMap().forEach(builder::property);
         result = builder.commit();
+        written = builder.operation().operationName();
       }
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -115,10 +141,11 @@ public final class CommitCommand implements Callable<Integer> {
       o.set("version", CliJson.unsigned(result.version()));
       o.put("uuid", result.transactionUuid());
       o.put("attempts", result.attempts());
+      o.put("writtenAs", written);
       out.println(CliJson.print(o));
     } else {
       out.println("committed version " + result.version() + " (transaction " + result.transactionUuid()
-          + ", " + result.attempts() + " attempt(s))");
+          + ", " + result.attempts() + " attempt(s), written as " + written + ")");
     }
     out.flush();
     return ExitCodes.OK;

@@ -157,6 +157,18 @@ public final class ConcurrentWritersDemo {
         txn.ifPresent(t -> versionsByUuid.computeIfAbsent(t.getUuid(), k -> new ArrayList<>()).add(e.version()));
       }
       checks.add(Check.equal("acknowledged commits (one per transaction)", jobs.size(), acks.size()));
+      // The writers follow the table's write form (config lancet.write_form, decision 0022).
+      dev.lancet.core.transaction.WriteForm form = dev.lancet.core.transaction.WriteForm.of(latest);
+      Map<String, String> forms = new HashMap<>();
+      for (VersionEntry e : table.versions()) {
+        table.version(e.version()).transaction().ifPresent(t -> forms.put(t.getUuid(),
+            t.getOperationCase().name()));
+      }
+      for (Acknowledged ack : acks) {
+        checks.add(Check.equal(ack.transaction() + " written in the table's write form ("
+            + form.configValue() + ")", "COMPOSITE_OPERATION", forms.getOrDefault(
+                ack.transactionUuid(), "absent")));
+      }
       for (Acknowledged ack : acks) {
         checks.add(Check.equal("history holds " + ack.transaction() + " (" + shortUuid(ack.transactionUuid()) + ")",
             "v" + ack.version(), versionsByUuid.getOrDefault(ack.transactionUuid(), List.of()).stream()

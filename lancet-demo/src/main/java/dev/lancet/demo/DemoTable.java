@@ -1,6 +1,7 @@
 package dev.lancet.demo;
 
 import dev.lancet.core.Table;
+import dev.lancet.core.transaction.WriteForm;
 import dev.lancet.core.action.AssertUniqueKeys;
 import dev.lancet.core.action.Ref;
 import dev.lancet.core.commit.CommitResult;
@@ -76,6 +77,7 @@ public final class DemoTable {
             }
             s.action(new AssertUniqueKeys(List.of(Ref.committed(0)), keys.build()));
           })
+          .tableWriteForm()
           .commit();
     }
     // The load minted one fragment per AddFragment, in order.
@@ -92,13 +94,18 @@ public final class DemoTable {
       Manifest v1 = Manifest.builder()
           .schema(SCHEMA)
           .version(1)
+          // The demo shows what composite commits do (row-level merges, column rewrites and
+          // additions rebased over concurrent writes), so its table chooses that write form;
+          // every writer follows the table's choice (docs/decisions/0022).
+          .config(Map.of(WriteForm.CONFIG_KEY, WriteForm.COMPOSITE.configValue()))
           .dataFormat(Optional.of(new DataStorageFormat("lance", LanceDataFiles.FILE_VERSION)))
           .build();
       TransactionProtos.Transaction create = TransactionProtos.Transaction.newBuilder()
           .setReadVersion(0)
           .setUuid(UUID.randomUUID().toString())
           .setOverwrite(TransactionProtos.Transaction.Overwrite.newBuilder()
-              .addAllSchema(SchemaCodec.fieldsToProto(SCHEMA.fields())))
+              .addAllSchema(SchemaCodec.fieldsToProto(SCHEMA.fields()))
+              .putConfigUpsertValues(WriteForm.CONFIG_KEY, WriteForm.COMPOSITE.configValue()))
           .build();
       new VersionPublisher(store).publish(v1, List.of(), create, ManifestNaming.V2);
     } catch (IOException e) {

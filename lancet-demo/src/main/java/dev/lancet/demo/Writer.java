@@ -84,7 +84,7 @@ final class Writer implements Runnable {
       final List<String> steps = txn.operation().steps().stream().map(UserStep::description).toList();
       txn.onAttempt(a -> log.attempt(name, job.label(), p, steps, readVersion, a));
       try {
-        CommitResult result = txn.commit();
+        CommitResult result = txn.tableWriteForm().commit(); // the table's write form
         log.acknowledged(new Acknowledged(name, job.label(), result.transactionUuid(), result.version()));
         return;
       } catch (ConflictingCommitException e) {

@@ -154,7 +154,7 @@ public final class AddColumns {
         throw e;
       }
       String names = String.join(", ", added.topLevel().stream().map(Field::name).toList());
-      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read.version());
+      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
       boolean stable = read.manifest().usesStableRowIds();
       txn.step("add columns " + names, s -> {
         for (Field f : added.fields()) {

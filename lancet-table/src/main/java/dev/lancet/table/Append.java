@@ -39,7 +39,7 @@ public final class Append extends WriteBuilder<Append> {
       if (written.files().isEmpty()) {
         return new CommitInfo(read.version(), "", 0, 0, 0);
       }
-      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read.version());
+      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
       txn.step("append " + written.rows() + " rows", s -> {
         for (int i = 0; i < written.files().size(); i++) {
           s.addFragment(i, written.files().get(i).physicalRows());

@@ -19,9 +19,13 @@ import java.util.function.Consumer;
 final class Commits {
   private Commits() {}
 
-  /** Publishes {@code txn} reporting attempts to {@code onAttempt}. */
+  /**
+   * Publishes {@code txn} in the table's write form (its config key {@code lancet.write_form}:
+   * a legacy operation where one expresses the commit exactly, docs/decisions/0022), reporting
+   * attempts to {@code onAttempt}.
+   */
   static CommitResult commit(TransactionBuilder txn, Consumer<Attempt> onAttempt, int maxRetries) {
-    txn.onAttempt(a -> onAttempt.accept(Attempt.of(a))).maxRetries(maxRetries);
+    txn.onAttempt(a -> onAttempt.accept(Attempt.of(a))).maxRetries(maxRetries).tableWriteForm();
     try {
       return txn.commit();
     } catch (RuntimeException e) {

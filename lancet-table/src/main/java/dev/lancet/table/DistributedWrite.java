@@ -256,7 +256,7 @@ public final class DistributedWrite implements AutoCloseable {
       List<String> written = new ArrayList<>();
       try {
         Map<Long, Optional<DeletionFile>> postImages = deletionPostImages(at, written);
-        TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), at.version());
+        TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), at);
         properties.forEach(txn::property);
         String what = description.isEmpty() ? describe(rows) : description;
         txn.step(what, s -> {

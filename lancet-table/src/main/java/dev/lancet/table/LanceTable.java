@@ -364,7 +364,7 @@ public final class LanceTable implements AutoCloseable {
           + "table without columns; a Lance table needs at least one");
     }
     dev.lancet.core.transaction.TransactionBuilder txn =
-        new dev.lancet.core.transaction.TransactionBuilder(ctx.store(), ctx.uri(), read.version());
+        new dev.lancet.core.transaction.TransactionBuilder(ctx.store(), ctx.uri(), read);
     txn.step("drop columns " + String.join(", ", paths), s -> {
       for (dev.lancet.format.model.Field f : fields) {
         s.dropField(dev.lancet.core.action.Ref.committed(f.id()));

@@ -50,7 +50,7 @@ public final class Overwrite extends WriteBuilder<Overwrite> {
       StorageChecks.check(provisional, version);
       StreamWrite.Written written = StreamWrite.write(ctx, reader, provisional, version,
           maxRowsPerFile, maxBytesPerFile, onProgress);
-      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read.version());
+      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
       txn.step("overwrite with " + written.rows() + " rows",
           s -> replaceWith(s, provisional, written.files()));
       return Append.publish(ctx, txn, written, onAttempt, maxRetries);

@@ -69,6 +69,14 @@ final class StatementRunner {
               counts.updated(), counts.inserted(), files, plans, attempts);
         } catch (CommitStateUnknownException e) {
           throw e; // the files stay: the commit may have landed
+        } catch (IncompatibleCommitException e) {
+          // A statement committed in legacy form (docs/decisions/0022) meets Lance's legacy
+          // rules, where a concurrent Overwrite or Restore makes it incompatible as written;
+          // planned again against the new version, it is a new statement.
+          plan.deleteWritten();
+          if (plans > maxReplans) {
+            throw e;
+          }
         } catch (RetryableConflictException e) {
           plan.deleteWritten();
           if (!(e.getCause() instanceof ConflictingCommitException)) {

@@ -113,7 +113,7 @@ final class TxnPlan {
   }
 
   TransactionBuilder transaction() {
-    TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), view.readVersion());
+    TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), view.read());
     for (Step s : steps) {
       if (!s.isEmpty()) {
         List<Action> actions = s.actions();

@@ -146,6 +146,7 @@ public final class LegacyTransactionBuilder {
 
   /** Publishes the operation as the next version, rebasing over concurrent commits. */
   public CommitResult commit() {
+    WriteForm.checkValues(operation);
     return new CommitLoop(store, location, policy, checks, observer)
         .commit(new LegacyCommit(store, toTransaction()), freshRead);
   }

@@ -49,6 +49,11 @@ public final class TransactionBuilder {
   private CommitPolicy policy = CommitPolicy.DEFAULT;
   private PublishChecks checks = PublishChecks.DEFAULT;
   private Consumer<CommitAttempt> observer = attempt -> { };
+  // Empty: the table's own write form (its config key lancet.write_form), read at commit.
+  private java.util.Optional<WriteForm> writeForm = java.util.Optional.of(WriteForm.COMPOSITE);
+  // The read version's snapshot, when the planner has it (saves reading it again to lower).
+  private java.util.Optional<Snapshot> readSnapshot = java.util.Optional.empty();
+  private java.util.Optional<String> lastForm = java.util.Optional.empty();
 
   public TransactionBuilder(ObjectStore store, String location, long readVersion) {
     this.store = store;
@@ -67,6 +72,16 @@ public final class TransactionBuilder {
     this.freshRead = java.util.Optional.of(latest);
   }
 
+  /**
+   * Planned against {@code read}, a snapshot the planner read (not necessarily the latest): the
+   * commit starts by looking up the latest version, and lowers against {@code read} without
+   * reading it again.
+   */
+  public TransactionBuilder(ObjectStore store, String location, Snapshot read) {
+    this(store, location, read.version());
+    this.readSnapshot = java.util.Optional.of(read);
+  }
+
   /** Adds a step whose actions {@code body} collects. */
   public TransactionBuilder step(String description, Consumer<StepBuilder> body) {
     StepBuilder b = new StepBuilder();
@@ -83,6 +98,9 @@ public final class TransactionBuilder {
 
   /** Plans the commit against {@code version}, as a writer that read it. */
   public TransactionBuilder readVersion(long version) {
+    if (version != readVersion) {
+      readSnapshot = java.util.Optional.empty();
+    }
     this.readVersion = version;
     // A read version the caller names comes from its own earlier read: scan from it.
     freshRead = java.util.Optional.empty();
@@ -134,6 +152,32 @@ public final class TransactionBuilder {
     return this;
   }
 
+  /**
+   * Commits in {@code form} whatever the table's config says (the default is
+   * {@link WriteForm#COMPOSITE}: this builder states a composite operation).
+   */
+  public TransactionBuilder writeForm(WriteForm form) {
+    this.writeForm = java.util.Optional.of(java.util.Objects.requireNonNull(form, "form"));
+    return this;
+  }
+
+  /**
+   * Commits in the table's own write form: its config key {@value WriteForm#CONFIG_KEY} at the
+   * read version, {@link WriteForm#DEFAULT} when absent (docs/decisions/0022).
+   */
+  public TransactionBuilder tableWriteForm() {
+    this.writeForm = java.util.Optional.empty();
+    return this;
+  }
+
+  /**
+   * The form the last {@link #commit()} wrote: "CompositeOperation" or the legacy operation's
+   * name ("Append", "Update", ...); empty before a commit.
+   */
+  public java.util.Optional<String> committedForm() {
+    return lastForm;
+  }
+
   public TransactionBuilder property(String key, String value) {
     properties.put(key, value);
     return this;
@@ -163,10 +207,71 @@ public final class TransactionBuilder {
     return CompositeApply.apply(latest.manifest(), latest.indices(), operation(), readVersion);
   }
 
-  /** Publishes the operation as the next version, rebasing over concurrent commits. */
+  /**
+   * Publishes the operation as the next version, rebasing over concurrent commits; in legacy
+   * form when the write form asks for it and a legacy operation expresses it exactly
+   * ({@link LegacyLowering}), which is then checked and rebased by the legacy rules.
+   */
   public CommitResult commit() {
-    return new CommitLoop(store, location, policy, checks, observer).commit(
-        new dev.lancet.core.commit.CompositeCommit(store, operation(), toTransaction()), freshRead);
+    CompositeOperation op = operation();
+    WriteForm.checkValues(op);
+    java.util.Optional<dev.lancet.core.operation.LegacyOperation> legacy = lowered(op);
+    dev.lancet.core.commit.PendingCommit pending = legacy.isPresent()
+        ? new dev.lancet.core.commit.LegacyCommit(store,
+            dev.lancet.core.operation.LegacyOperationCodec.encode(legacy.get())
+                .setReadVersion(readVersion).setUuid(uuid).putAllTransactionProperties(properties)
+                .build())
+        : new dev.lancet.core.commit.CompositeCommit(store, op, toTransaction());
+    CommitResult r = new CommitLoop(store, location, policy, checks, observer).commit(pending, freshRead);
+    lastForm = java.util.Optional.of(legacy.map(dev.lancet.core.operation.LegacyOperation::operationName)
+        .orElse("CompositeOperation"));
+    return r;
+  }
+
+  /**
+   * The legacy operation this commit is written as, or empty for the composite form: what the
+   * write form and the lowering decide against the read version.
+   */
+  public java.util.Optional<dev.lancet.core.operation.LegacyOperation> lowered() {
+    return lowered(operation());
+  }
+
+  private java.util.Optional<dev.lancet.core.operation.LegacyOperation> lowered(CompositeOperation op) {
+    if (writeForm.equals(java.util.Optional.of(WriteForm.COMPOSITE))) {
+      return java.util.Optional.empty();
+    }
+    Snapshot read;
+    try {
+      read = readSnapshot();
+    } catch (dev.lancet.core.version.VersionNotFoundException e) {
+      return java.util.Optional.empty(); // the commit loop reports the read version as gone
+    }
+    WriteForm form;
+    try {
+      form = writeForm.orElseGet(() -> WriteForm.of(read.manifest()));
+    } catch (dev.lancet.core.operation.InvalidOperationException e) {
+      if (WriteForm.sets(op)) {
+        return java.util.Optional.empty(); // the commit that repairs the key: as a composite
+      }
+      throw e;
+    }
+    if (form == WriteForm.COMPOSITE) {
+      return java.util.Optional.empty();
+    }
+    return LegacyLowering.lower(op, read.manifest(), read.indices(), readVersion).operation();
+  }
+
+  private Snapshot readSnapshot() {
+    if (readSnapshot.isEmpty()) {
+      try {
+        readSnapshot = java.util.Optional.of(freshRead.isPresent()
+            ? Snapshot.load(store, freshRead.get())
+            : Snapshot.load(store, dev.lancet.core.version.Versions.resolve(store, readVersion)));
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading version " + readVersion + " of " + location, e);
+      }
+    }
+    return readSnapshot.get();
   }
 
   private Snapshot latest() {
