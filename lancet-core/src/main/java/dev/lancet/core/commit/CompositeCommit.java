@@ -8,7 +8,9 @@ import dev.lancet.core.conflict.ConflictResult;
 import dev.lancet.core.conflict.Conflicts;
 import dev.lancet.core.conflict.Footprint;
 import dev.lancet.core.conflict.deletions.StoreDeletionVectors;
+import dev.lancet.core.conflict.legacy.CommittedVersions;
 import dev.lancet.core.conflict.legacy.LegacyConflicts;
+import dev.lancet.core.conflict.legacy.LegacyFootprints;
 import dev.lancet.core.conflict.legacy.LegacyVerdict;
 import dev.lancet.core.conflict.legacy.SecondPhaseObligation;
 import dev.lancet.core.store.ObjectStore;
@@ -19,6 +21,7 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A composite operation being committed. Its footprint is computed once and checked against
@@ -56,12 +59,15 @@ public final class CompositeCommit implements PendingCommit {
   }
 
   @Override
-  public PendingCommit checkAgainst(long winnerVersion, TransactionProtos.Transaction theirs) {
+  public PendingCommit checkAgainst(long winnerVersion, TransactionProtos.Transaction theirs) throws IOException {
     String name = TransactionFile.operationName(theirs);
     if (theirs.getOperationCase() != TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION) {
-      // Cross-form: the legacy rules' footprint route (a faithful lowering, or fail closed).
-      LegacyVerdict verdict = LegacyCommit.raiseConflicts(
-          LegacyConflicts.check(transaction, footprint, theirs), winnerVersion, theirs);
+      // Cross-form: the legacy rules' footprint route (a faithful lowering, or fail closed). A
+      // lowering that depends on the manifests around the winner reads them (decision 0022).
+      LegacyVerdict verdict = LegacyCommit.raiseConflicts(LegacyFootprints.readsVersions(theirs)
+          ? LegacyConflicts.check(transaction, footprint, theirs,
+              LegacyFootprints.ofCommitted(theirs, around(winnerVersion, theirs, name)))
+          : LegacyConflicts.check(transaction, footprint, theirs), winnerVersion, theirs);
       java.util.Set<Long> fragments = new java.util.TreeSet<>();
       for (SecondPhaseObligation o : verdict.obligations()) {
         if (o instanceof SecondPhaseObligation.IntersectDeletions d) {
@@ -85,6 +91,30 @@ public final class CompositeCommit implements PendingCommit {
       throw new ConflictingCommitException(winnerVersion, name, result.collisions());
     }
     return withRowChecks(result.rowChecks(), winnerVersion, name);
+  }
+
+  /**
+   * The manifests around the legacy winner at {@code winnerVersion}: the version before it,
+   * itself, and its recorded read version if the table still has it. The version before it is
+   * at or after our own read version, so it exists unless the table is being cleaned up under
+   * this commit: then the winner cannot be checked, and the commit fails closed (retryable).
+   */
+  private CommittedVersions around(long winnerVersion, TransactionProtos.Transaction theirs, String name)
+      throws IOException {
+    Optional<Snapshot> landed = history.find(winnerVersion);
+    Optional<Snapshot> before = history.find(winnerVersion - 1);
+    if (landed.isEmpty() || before.isEmpty()) {
+      long missing = landed.isEmpty() ? winnerVersion : winnerVersion - 1;
+      throw ConflictingCommitException.failClosed(winnerVersion, name, "version "
+          + Long.toUnsignedString(missing) + ", needed to tell what the " + name + " changed, is "
+          + "gone (cleaned up), so this commit cannot be checked against it (fail closed); re-plan "
+          + "on the newest version");
+    }
+    long read = theirs.getReadVersion();
+    Optional<Snapshot> readSnapshot = read == winnerVersion - 1 ? before
+        : Long.compareUnsigned(read, winnerVersion) < 0 ? history.find(read) : Optional.empty();
+    return new CommittedVersions(before.get().manifest(), before.get().indices(), landed.get().manifest(),
+        landed.get().indices(), readSnapshot.map(Snapshot::manifest));
   }
 
   private CompositeCommit withRowChecks(Collection<Long> fragments, long winnerVersion, String winnerOperation) {

@@ -43,6 +43,21 @@ public final class StoreManifestHistory implements ManifestHistory {
     return snapshot(version).indices();
   }
 
+  /** Version {@code version}, or empty when the table no longer has it (cleaned up). */
+  public synchronized Optional<Snapshot> find(long version) throws IOException {
+    Snapshot s = loaded.get(version);
+    if (s != null) {
+      return Optional.of(s);
+    }
+    Optional<VersionEntry> entry = version <= 0 ? Optional.empty() : Versions.find(store, version);
+    if (entry.isEmpty()) {
+      return Optional.empty();
+    }
+    s = Snapshot.load(store, entry.get());
+    loaded.put(version, s);
+    return Optional.of(s);
+  }
+
   private synchronized Snapshot snapshot(long version) {
     Snapshot s = loaded.get(version);
     if (s == null) {

@@ -45,11 +45,27 @@ public final class LegacyConflicts {
    */
   public static LegacyVerdict check(Transaction ours, dev.lancet.core.conflict.Footprint oursFootprint,
       Transaction theirs) {
-    return check(ours, Optional.of(oursFootprint), theirs);
+    return check(ours, Optional.of(oursFootprint), theirs, Optional.empty());
+  }
+
+  /**
+   * As {@link #check(Transaction, dev.lancet.core.conflict.Footprint, Transaction)}, with the
+   * footprint of {@code theirs} lowered by the caller against the manifests around it
+   * ({@link LegacyFootprints#ofCommitted}): the footprint route uses it instead of the
+   * transaction-only lowering.
+   */
+  public static LegacyVerdict check(Transaction ours, dev.lancet.core.conflict.Footprint oursFootprint,
+      Transaction theirs, LegacyFootprints.Lowering theirsLowered) {
+    return check(ours, Optional.of(oursFootprint), theirs, Optional.of(theirsLowered));
   }
 
   private static LegacyVerdict check(Transaction ours, Optional<dev.lancet.core.conflict.Footprint> known,
       Transaction theirs) {
+    return check(ours, known, theirs, Optional.empty());
+  }
+
+  private static LegacyVerdict check(Transaction ours, Optional<dev.lancet.core.conflict.Footprint> known,
+      Transaction theirs, Optional<LegacyFootprints.Lowering> theirsLowered) {
     Optional<LegacyKind> o = LegacyKind.of(ours);
     Optional<LegacyKind> t = LegacyKind.of(theirs);
     if (o.isEmpty() || t.isEmpty()) {
@@ -83,7 +99,7 @@ public final class LegacyConflicts {
           + "schema or field metadata update would be lost (guard G2)");
     }
     if (p.o == COMPOSITE || p.t == COMPOSITE) {
-      return footprintRoute(p, known);
+      return footprintRoute(p, known, theirsLowered);
     }
     switch (p.o) {
       case APPEND: return append(p);
@@ -119,14 +135,18 @@ public final class LegacyConflicts {
 
   // ---- the composite route -------------------------------------------------------------------
 
-  private static LegacyVerdict footprintRoute(Pair p, Optional<dev.lancet.core.conflict.Footprint> known) {
+  private static LegacyVerdict footprintRoute(Pair p, Optional<dev.lancet.core.conflict.Footprint> known,
+      Optional<LegacyFootprints.Lowering> theirsLowered) {
     // Lancet: a Clone has no footprint, so it fails closed against a composite (upstream: ok).
     Optional<dev.lancet.core.conflict.Footprint> mine = known.isPresent() ? known : LegacyFootprints.of(p.ours);
-    Optional<dev.lancet.core.conflict.Footprint> other = LegacyFootprints.of(p.theirs);
+    Optional<dev.lancet.core.conflict.Footprint> other = theirsLowered.isPresent()
+        ? theirsLowered.get().footprint() : LegacyFootprints.of(p.theirs);
     if (mine.isEmpty() || other.isEmpty()) {
       LegacyKind missing = mine.isEmpty() ? p.o : p.t;
+      String why = mine.isEmpty() ? LegacyFootprints.whyNot(p.ours)
+          : theirsLowered.map(LegacyFootprints.Lowering::whyNot).orElseGet(() -> LegacyFootprints.whyNot(p.theirs));
       return LegacyVerdict.retryable(new Collision.FailClosed(p.prefix() + "the " + missing.operationName()
-          + " has no faithful footprint (" + LegacyFootprints.whyNot(mine.isEmpty() ? p.ours : p.theirs)
+          + " has no faithful footprint (" + why
           + "), so it cannot be compared with a composite operation (fail closed); retry against the newer version"));
     }
     dev.lancet.core.conflict.ConflictResult r = mine.get().checkAgainst(other.get());

@@ -67,7 +67,8 @@ public final class LegacyFootprints {
     return whyNotOrFootprint(t).whyNot;
   }
 
-  private record Lowering(Optional<Footprint> footprint, String whyNot) {
+  /** A footprint, or why there is none (a short phrase). */
+  public record Lowering(Optional<Footprint> footprint, String whyNot) {
     static Lowering of(FootprintBuilder fp) {
       return new Lowering(Optional.of(fp.build()), "it has one");
     }
@@ -77,8 +78,145 @@ public final class LegacyFootprints {
     }
   }
 
-  private static Lowering whyNotOrFootprint(Transaction t) {
+  /**
+   * Whether the footprint of a committed {@code t} depends on the manifests around it
+   * ({@link #ofCommitted}); the others are lowered from the transaction alone.
+   */
+  public static boolean readsVersions(Transaction t) {
+    return switch (t.getOperationCase()) {
+      case DELETE, UPDATE, DATA_OVERLAY, COMPOSITE_OPERATION, CLONE, OPERATION_NOT_SET -> false;
+      default -> true;
+    };
+  }
+
+  /**
+   * The footprint of {@code t}, committed as version {@code v.landed()}, lowered against the
+   * manifests around it (seed §3 option C point 2; docs/decisions/0022). On top of what
+   * {@link #of} gives:
+   *
+   * <ul>
+   *   <li>Every legacy operation except Delete, Update and DataOverlay (whose recorded read
+   *       version is restamped and is never a diff base, seed §3 constraint 3; their payload
+   *       names every fragment they remove) also removes each fragment its version dropped: in
+   *       the version before it, or in its read version, and not in its manifest. lance-core's
+   *       Append, for one, drops fragments whose rows are all deleted.
+   *   <li>Rewrite (compaction): a removal of every fragment it rewrote; its new fragments are
+   *       not data changes (no inserted rows, so no key assertion meets them); a segment write
+   *       and an index claim over the rewritten fragments for every index segment it remapped
+   *       or replaced.
+   *   <li>Merge, Project: the footprint of their lowering against their own read version
+   *       ({@link LegacyLowering}); fail closed when that version was cleaned up or no faithful
+   *       lowering exists.
+   *   <li>UpdateConfig: as ConfigUpdate (a key write per key, a map region per replacement).
+   *   <li>ReserveFragments: nothing (a counter, as ReserveFragmentIds).
+   *   <li>Overwrite, Restore: the whole table (as ResetTable): every composite collides.
+   * </ul>
+   */
+  public static Lowering ofCommitted(Transaction t, CommittedVersions v) {
+    if (!readsVersions(t)) {
+      return whyNotOrFootprint(t);
+    }
     FootprintBuilder fp = Footprint.builder();
+    switch (t.getOperationCase()) {
+      case OVERWRITE:
+      case RESTORE:
+        return Lowering.of(fp.takeExclusive());
+      case RESERVE_FRAGMENTS:
+        break;
+      case UPDATE_CONFIG: {
+        dev.lancet.core.operation.UpdateConfig u;
+        try {
+          u = (dev.lancet.core.operation.UpdateConfig) dev.lancet.core.operation.LegacyOperationCodec.decode(t);
+        } catch (RuntimeException e) {
+          return Lowering.none("its config update cannot be read (" + e.getMessage() + ")");
+        }
+        List<dev.lancet.core.action.ConfigUpdate.FieldMetadataUpdate> fields = new ArrayList<>();
+        u.fieldMetadataUpdates().forEach((id, map) ->
+            fields.add(new dev.lancet.core.action.ConfigUpdate.FieldMetadataUpdate(Ref.committed(id), map)));
+        new dev.lancet.core.action.ConfigUpdate(u.configUpdates(), u.tableMetadataUpdates(),
+            u.schemaMetadataUpdates(), fields).footprint(fp);
+        break;
+      }
+      case REWRITE:
+        rewrite(fp, t, v);
+        break;
+      case MERGE:
+      case PROJECT: {
+        if (v.read().isEmpty()) {
+          return Lowering.none("its read version " + Long.toUnsignedString(t.getReadVersion())
+              + " was cleaned up, and a " + (t.hasMerge() ? "Merge" : "Project")
+              + " lowers only by a schema diff against it");
+        }
+        LegacyLowering.Result lowered = t.hasMerge()
+            ? LegacyLowering.merge(v.read().get(), v.landed())
+            : LegacyLowering.project(v.read().get(), v.landed());
+        if (lowered.operation().isEmpty()) {
+          return Lowering.none(lowered.whyNot());
+        }
+        for (dev.lancet.core.action.Action a : lowered.operation().get().actions()) {
+          a.footprint(fp);
+        }
+        break;
+      }
+      default: {
+        Lowering payload = whyNotOrFootprint(t, fp);
+        if (payload.footprint().isEmpty()) {
+          return payload;
+        }
+        break;
+      }
+    }
+    return Lowering.of(removals(fp, v));
+  }
+
+  /** Removes every fragment the version dropped (see {@link #ofCommitted}). */
+  private static FootprintBuilder removals(FootprintBuilder fp, CommittedVersions v) {
+    for (long id : v.removedFragments(true)) {
+      fp.removeFragment(Ref.committed(id));
+    }
+    return fp;
+  }
+
+  /**
+   * A compaction: its rewritten fragments removed, its new ones no data change; the index
+   * segments it remapped (stable row ids) or replaced (rewritten indices) claimed over the
+   * fragments it rewrote and wrote.
+   */
+  private static void rewrite(FootprintBuilder fp, Transaction t, CommittedVersions v) {
+    List<Ref> touched = new ArrayList<>();
+    for (long id : LegacyOps.rewrittenIds(t)) {
+      fp.removeFragment(Ref.committed(id));
+      touched.add(Ref.committed(id));
+    }
+    java.util.Set<Long> landedIds = CommittedVersions.ids(v.landed());
+    for (long id : landedIds) {
+      if (!CommittedVersions.ids(v.before()).contains(id)) {
+        touched.add(Ref.committed(id));
+      }
+    }
+    java.util.Map<java.util.UUID, dev.lancet.format.model.IndexSegment> after = new java.util.HashMap<>();
+    v.landedIndices().forEach(s -> after.put(s.uuid(), s));
+    java.util.Set<java.util.UUID> beforeIds = new java.util.HashSet<>();
+    for (dev.lancet.format.model.IndexSegment s : v.beforeIndices()) {
+      beforeIds.add(s.uuid());
+      if (!s.equals(after.get(s.uuid()))) {
+        fp.write(new Coordinate.IndexSegment(s.uuid()));
+        fp.extendIndexCoverage(s.name(), touched);
+      }
+    }
+    for (dev.lancet.format.model.IndexSegment s : v.landedIndices()) {
+      if (!beforeIds.contains(s.uuid())) {
+        fp.write(new Coordinate.IndexSegment(s.uuid()));
+        fp.extendIndexCoverage(s.name(), touched);
+      }
+    }
+  }
+
+  private static Lowering whyNotOrFootprint(Transaction t) {
+    return whyNotOrFootprint(t, Footprint.builder());
+  }
+
+  private static Lowering whyNotOrFootprint(Transaction t, FootprintBuilder fp) {
     switch (t.getOperationCase()) {
       case APPEND:
         backFragments(fp, t.getAppend().getFragmentsList());

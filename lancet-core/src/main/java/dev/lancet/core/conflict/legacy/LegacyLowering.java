@@ -1,0 +1,193 @@
+package dev.lancet.core.conflict.legacy;
+
+import dev.lancet.core.action.Action;
+import dev.lancet.core.action.AddDataFile;
+import dev.lancet.core.action.AddField;
+import dev.lancet.core.action.AlterField;
+import dev.lancet.core.action.CompositeOperation;
+import dev.lancet.core.action.DropField;
+import dev.lancet.core.action.Ref;
+import dev.lancet.core.action.RefreshRowVersionMetadata;
+import dev.lancet.core.action.RemoveFragment;
+import dev.lancet.core.action.UserStep;
+import dev.lancet.format.model.DataFile;
+import dev.lancet.format.model.Field;
+import dev.lancet.format.model.Fragment;
+import dev.lancet.format.model.Manifest;
+import dev.lancet.format.model.Schema;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Lowers a committed Merge or Project to the actions that take its own read version's manifest
+ * to the manifest it produced (seed §3 option C point 2): the delta is a schema diff against
+ * the read version, never against a later manifest (seed §3, the worked example of two Merges
+ * in a row). Merge and Project are never restamped (seed §3 constraint 2), so their recorded
+ * read version is the base they were planned on.
+ *
+ * <ul>
+ *   <li>Merge: a field the read schema lacks is an {@code AddField} (ids minted in pre-order,
+ *       as Lance assigns them); a data file a fragment gained, holding only added fields, is an
+ *       {@code AddDataFile} into that fragment; a fragment it left out is a {@code RemoveFragment}.
+ *   <li>Project: a field the new schema lacks is a {@code DropField} (its files pruned by the
+ *       drop), a renamed field an {@code AlterField} rename.
+ * </ul>
+ *
+ * Anything else (a field whose type, nullability, parent or metadata changed, a fragment whose
+ * rows, deletions or existing files changed, schema metadata) has no faithful lowering here: the
+ * result is empty with the reason, and the caller fails closed.
+ */
+public final class LegacyLowering {
+  private LegacyLowering() {}
+
+  /** A lowering, or why there is none. */
+  public record Result(Optional<CompositeOperation> operation, String whyNot) {
+    public Result {
+      Objects.requireNonNull(operation, "operation");
+      Objects.requireNonNull(whyNot, "whyNot");
+    }
+
+    static Result of(String description, List<Action> actions) {
+      return new Result(Optional.of(new CompositeOperation(List.of(new UserStep(description, actions)))), "");
+    }
+
+    static Result none(String why) {
+      return new Result(Optional.empty(), why);
+    }
+  }
+
+  /** A Merge planned on {@code read} that produced {@code landed}. */
+  public static Result merge(Manifest read, Manifest landed) {
+    Schema from = read.schema();
+    Schema to = landed.schema();
+    if (!from.metadata().equals(to.metadata())) {
+      return Result.none("the Merge changes the schema metadata");
+    }
+    Map<Integer, Field> old = from.byId();
+    Map<Integer, Field> now = to.byId();
+    for (Field f : old.values()) {
+      Field g = now.get(f.id());
+      if (g == null) {
+        return Result.none("the Merge drops field " + f.id() + " ('" + f.name() + "')");
+      }
+      if (!g.equals(f)) {
+        return Result.none("the Merge changes field " + f.id() + " ('" + f.name() + "')");
+      }
+    }
+    List<Action> actions = new ArrayList<>();
+    Map<Integer, Integer> tokenOf = new HashMap<>();
+    // Pre-order over the new schema: a parent is minted before its children.
+    for (Field f : preOrder(to)) {
+      if (old.containsKey(f.id())) {
+        continue;
+      }
+      int token = tokenOf.size();
+      tokenOf.put(f.id(), token);
+      Optional<Ref> parent = f.parentId() == Field.NO_PARENT ? Optional.empty()
+          : Optional.of(tokenOf.containsKey(f.parentId()) ? Ref.local(tokenOf.get(f.parentId()))
+              : Ref.committed(f.parentId()));
+      actions.add(new AddField(token, parent, f));
+    }
+    Map<Long, Fragment> before = new HashMap<>();
+    read.fragments().forEach(f -> before.put(f.id(), f));
+    Set<Long> seen = new HashSet<>();
+    List<Long> refresh = new ArrayList<>();
+    for (Fragment f : landed.fragments()) {
+      Fragment b = before.get(f.id());
+      if (b == null) {
+        return Result.none("the Merge adds fragment " + f.id() + ", which its read version lacks");
+      }
+      seen.add(f.id());
+      // With stable row ids the rows of a fragment given a new column are stamped as updated by
+      // the Merge's version (a row-version refresh); nothing else of the fragment may change.
+      boolean refreshed = !f.lastUpdatedAtVersions().equals(b.lastUpdatedAtVersions());
+      if (refreshed) {
+        refresh.add(f.id());
+      }
+      if (f.files().size() < b.files().size() || !f.files().subList(0, b.files().size()).equals(b.files())
+          || !f.toBuilder().files(b.files()).lastUpdatedAtVersions(b.lastUpdatedAtVersions()).build().equals(b)) {
+        return Result.none("the Merge changes fragment " + f.id() + " beyond adding data files");
+      }
+      for (DataFile file : f.files().subList(b.files().size(), f.files().size())) {
+        List<Ref> fields = new ArrayList<>();
+        for (int id : file.fields()) {
+          if (!tokenOf.containsKey(id)) {
+            return Result.none("the Merge's new file " + file.path() + " in fragment " + f.id()
+                + " holds field " + id + ", which the Merge does not add");
+          }
+          fields.add(Ref.local(tokenOf.get(id)));
+        }
+        actions.add(new AddDataFile(Ref.committed(f.id()), file, fields, true));
+      }
+    }
+    for (Fragment b : read.fragments()) {
+      if (!seen.contains(b.id())) {
+        actions.add(new RemoveFragment(Ref.committed(b.id()), true));
+      }
+    }
+    if (!refresh.isEmpty()) {
+      actions.add(new RefreshRowVersionMetadata(refresh));
+    }
+    return Result.of("merge: add " + tokenOf.size() + " field(s)", actions);
+  }
+
+  /** A Project planned on {@code read} that produced {@code landed}. */
+  public static Result project(Manifest read, Manifest landed) {
+    Schema from = read.schema();
+    Schema to = landed.schema();
+    if (!from.metadata().equals(to.metadata())) {
+      return Result.none("the Project changes the schema metadata");
+    }
+    Map<Integer, Field> now = to.byId();
+    Map<Integer, Field> old = from.byId();
+    for (Field g : now.values()) {
+      if (!old.containsKey(g.id())) {
+        return Result.none("the Project adds field " + g.id() + " ('" + g.name() + "')");
+      }
+    }
+    List<Action> actions = new ArrayList<>();
+    Set<Integer> dropped = new HashSet<>();
+    for (Field f : preOrder(from)) {
+      Field g = now.get(f.id());
+      if (g == null) {
+        if (!dropped.contains(f.parentId())) {
+          // Dropping a parent drops its children with it.
+          actions.add(new DropField(Ref.committed(f.id())));
+        }
+        dropped.add(f.id());
+        continue;
+      }
+      if (g.equals(f)) {
+        continue;
+      }
+      if (g.withName(f.name()).equals(f)) {
+        actions.add(AlterField.rename(Ref.committed(f.id()), g.name()));
+      } else {
+        return Result.none("the Project changes field " + f.id() + " ('" + f.name()
+            + "') other than by a rename");
+      }
+    }
+    return Result.of("project: drop " + dropped.size() + " field(s)", actions);
+  }
+
+  private static List<Field> preOrder(Schema s) {
+    List<Field> out = new ArrayList<>();
+    for (Field top : s.topLevel()) {
+      walk(s, top, out);
+    }
+    return out;
+  }
+
+  private static void walk(Schema s, Field f, List<Field> out) {
+    out.add(f);
+    for (Field c : s.children(f.id())) {
+      walk(s, c, out);
+    }
+  }
+}
