@@ -3,6 +3,7 @@ package dev.lancet.interop.mixed;
 import dev.lancet.core.WorkerProcesses;
 import dev.lancet.core.commit.ConflictingCommitException;
 import dev.lancet.interop.lance.LanceFixtures;
+import dev.lancet.interop.statements.KeyValueRows;
 import dev.lancet.table.Attempt;
 import dev.lancet.table.CommitInfo;
 import dev.lancet.table.LanceTable;
@@ -97,7 +98,7 @@ public final class LancetWriterMain {
 
   /** Runs one statement until acknowledged (true), or until it failed otherwise or ran out of tries. */
   private static boolean run(LanceTable table, BufferAllocator alloc, String writer, int w, int round,
-      Op op, List<Long> targets, List<Long> fresh) {
+      Op op, List<Long> targets, List<Long> fresh) throws java.io.IOException {
     List<String> conflicts = new ArrayList<>();
     for (int tryNo = 1; tryNo <= MAX_TRIES; tryNo++) {
       List<Attempt> attempts = new ArrayList<>();
@@ -109,7 +110,7 @@ public final class LancetWriterMain {
           case APPEND -> {
             Map<Long, String> rows = new TreeMap<>();
             fresh.forEach(id -> rows.put(id, LanceFixtures.name(id)));
-            try (MixedTable.Batch batch = new MixedTable.Batch(alloc, rows)) {
+            try (KeyValueRows batch = MixedTable.batch(alloc, rows)) {
               CommitInfo info = table.newAppend().from(batch).onAttempt(attempts::add).commit();
               version = info.version();
               uuid = info.transactionUuid();
@@ -133,7 +134,7 @@ public final class LancetWriterMain {
             Map<Long, String> rows = new LinkedHashMap<>();
             targets.forEach(id -> rows.put(id, MixedTable.mergedValue(w, round, id)));
             fresh.forEach(id -> rows.put(id, MixedTable.mergedValue(w, round, id)));
-            try (MixedTable.Batch batch = new MixedTable.Batch(alloc, rows)) {
+            try (KeyValueRows batch = MixedTable.batch(alloc, rows)) {
               StatementResult r = table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll()
                   .maxReplans(0).onAttempt(attempts::add).from(batch).commit();
               version = r.version().orElseThrow(() -> new IllegalStateException(

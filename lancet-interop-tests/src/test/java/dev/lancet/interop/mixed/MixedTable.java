@@ -1,18 +1,15 @@
 package dev.lancet.interop.mixed;
 
 import dev.lancet.interop.lance.LanceFixtures;
+import dev.lancet.interop.statements.KeyValueRows;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * The shared table of the mixed-writers test ({@link LanceFixtures#SIMPLE_SCHEMA}: {@code id},
@@ -45,7 +42,7 @@ final class MixedTable {
 
   /** The initial ids Lancet writer {@code w} owns. */
   static List<Long> initialIds(int w) {
-    List<Long> out = new java.util.ArrayList<>();
+    List<Long> out = new ArrayList<>();
     for (long id = 0; id < INITIAL_ROWS; id++) {
       if (id % 3 == w + 1) {
         out.add(id);
@@ -76,77 +73,12 @@ final class MixedTable {
   /** Every (id, canonical name) of a Lancet scan; fails on a duplicate id. */
   static Map<Long, String> read(ArrowReader reader) throws IOException {
     Map<Long, String> out = new TreeMap<>();
-    try (reader) {
-      while (reader.loadNextBatch()) {
-        VectorSchemaRoot b = reader.getVectorSchemaRoot();
-        BigIntVector id = (BigIntVector) b.getVector("id");
-        VarCharVector name = (VarCharVector) b.getVector("name");
-        for (int i = 0; i < b.getRowCount(); i++) {
-          String v = name.isNull(i) ? null : new String(name.get(i), StandardCharsets.UTF_8);
-          if (out.put(id.get(i), canonical(v)) != null) {
-            throw new AssertionError("Lancet reads id " + id.get(i) + " twice");
-          }
-        }
-      }
-    }
+    KeyValueRows.read(reader, "name").forEach((id, name) -> out.put(id, canonical(name)));
     return out;
   }
 
   /** One batch of (id, name) rows of the table's schema, for Lancet appends and merge inserts. */
-  static final class Batch extends ArrowReader {
-    private final Map<Long, String> rows;
-    private boolean done;
-
-    Batch(BufferAllocator allocator, Map<Long, String> rows) {
-      super(allocator);
-      this.rows = new TreeMap<>(rows);
-    }
-
-    @Override
-    public boolean loadNextBatch() throws IOException {
-      prepareLoadNextBatch();
-      if (done) {
-        return false;
-      }
-      done = true;
-      VectorSchemaRoot root = getVectorSchemaRoot();
-      root.allocateNew();
-      BigIntVector id = (BigIntVector) root.getVector("id");
-      VarCharVector name = (VarCharVector) root.getVector("name");
-      int i = 0;
-      for (Map.Entry<Long, String> e : rows.entrySet()) {
-        id.setSafe(i, e.getKey());
-        if (e.getValue() == null) {
-          name.setNull(i);
-        } else {
-          name.setSafe(i, e.getValue().getBytes(StandardCharsets.UTF_8));
-        }
-        i++;
-      }
-      root.setRowCount(i);
-      return true;
-    }
-
-    @Override
-    public long bytesRead() {
-      return 0;
-    }
-
-    @Override
-    protected void closeReadSource() {}
-
-    @Override
-    protected Schema readSchema() {
-      return LanceFixtures.SIMPLE_SCHEMA;
-    }
-
-    @Override
-    public void close() {
-      try {
-        super.close();
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
+  static KeyValueRows batch(BufferAllocator allocator, Map<Long, String> rows) {
+    return new KeyValueRows(allocator, new TreeMap<>(rows), LanceFixtures.SIMPLE_SCHEMA);
   }
 }
