@@ -65,6 +65,32 @@ class CommitCommandTest {
   }
 
   @Test
+  void aCompositeIsWrittenInTheTablesWriteFormUnlessTold() throws Exception {
+    // No lancet.write_form on the table: legacy_when_exact (docs/decisions/0022).
+    Cli.Result r = Cli.run("commit", table.toString(), "--file", write("op.json", setKey("a")).toString(),
+        "--json");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out()).get("writtenAs")
+        .asText()).isEqualTo("UpdateConfig");
+    try (Table t = Table.open(table.toString())) {
+      assertThat(t.latest().transaction().orElseThrow().getOperationCase())
+          .isEqualTo(TransactionProtos.Transaction.OperationCase.UPDATE_CONFIG);
+    }
+    r = Cli.run("commit", table.toString(), "--file", write("op2.json", setKey("b")).toString(),
+        "--write-form", "composite");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.out()).contains("written as CompositeOperation");
+    try (Table t = Table.open(table.toString())) {
+      assertThat(t.latest().transaction().orElseThrow().getOperationCase())
+          .isEqualTo(TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION);
+    }
+    r = Cli.run("commit", table.toString(), "--file", write("op3.json", setKey("c")).toString(),
+        "--write-form", "sometimes");
+    assertThat(r.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(r.err()).contains("--write-form must be 'composite' or 'legacy_when_exact'");
+  }
+
+  @Test
   void aStaleReadVersionExitsThree() throws Exception {
     // Version 2 set lancet.demo; a writer that read version 1 sets it too.
     Cli.Result r = Cli.run("commit", table.toString(), "--file", write("op.json", setKey("lancet.demo")).toString(),

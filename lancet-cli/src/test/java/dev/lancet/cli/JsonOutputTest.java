@@ -104,9 +104,11 @@ class JsonOutputTest {
   @Test
   void aRetryableConflictIsAJsonObjectNamingTheWinnerAndTheCollisions() throws Exception {
     Path table = TableFixture.createSmallTable(dir.resolve("t"));
-    // Version 2 set lancet.demo; a writer that read version 1 sets it too, with no retries.
+    // Version 2 set lancet.demo; a writer that read version 1 sets it too, with no retries. As a
+    // composite (a legacy UpdateConfig against a composite winner fails closed, untyped: 0022).
     Cli.Result r = Cli.run("commit", table.toString(), "--file",
-        write("op.json", setKey("lancet.demo")).toString(), "--read-version", "1", "--json");
+        write("op.json", setKey("lancet.demo")).toString(), "--read-version", "1", "--json",
+        "--write-form", "composite");
     assertThat(r.exitCode()).isEqualTo(ExitCodes.RETRYABLE_CONFLICT);
 
     JsonNode o = StrictJson.parse(r.out());

@@ -28,6 +28,11 @@ final class History {
           for (UserStep step : ActionCodec.decode(txn.get().getCompositeOperation()).steps()) {
             steps.add(step.description());
           }
+        } else if (txn.isPresent() && txn.get().containsTransactionProperties(
+            dev.lancet.core.transaction.WriteForm.STEP_PROPERTY)) {
+          // A statement written in legacy form keeps its description here (decision 0022).
+          steps.add(txn.get().getTransactionPropertiesOrThrow(
+              dev.lancet.core.transaction.WriteForm.STEP_PROPERTY));
         }
         out.add(new HistoryEntry(e.version(), s.manifest().timestamp(),
             txn.map(TransactionFile::operationName).orElse("none recorded"), steps,

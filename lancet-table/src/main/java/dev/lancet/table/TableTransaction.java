@@ -211,7 +211,7 @@ public final class TableTransaction {
     }
     long count = fragments.size();
     long rowCount = rows;
-    TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), latest.get().version());
+    TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), latest.get());
     txn.step("reserve ids for a multi-statement transaction", s -> {
       s.action(new ReserveFragmentIds(count));
       if (rowCount > 0) {

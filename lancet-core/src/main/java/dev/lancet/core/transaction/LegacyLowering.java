@@ -129,12 +129,6 @@ public final class LegacyLowering {
           ? List.of(updateConfig((ConfigUpdate) step.actions().get(0)))
           : List.of();
     }
-    if (s.only(dev.lancet.core.action.ReserveFragmentIds.class)
-        && s.count(dev.lancet.core.action.ReserveFragmentIds.class) == 1) {
-      long n = s.actions(dev.lancet.core.action.ReserveFragmentIds.class).get(0).count();
-      return n <= 0xFFFF_FFFFL
-          ? List.of(new dev.lancet.core.operation.ReserveFragments(n)) : List.of();
-    }
     if (s.has(ResetTable.class)) {
       return s.only(ResetTable.class, AddField.class, ConfigUpdate.class, AddFragment.class,
           AddDataFile.class) && s.count(ResetTable.class) == 1 && s.schemaMetadataOnly()

@@ -219,10 +219,23 @@ public final class TransactionBuilder {
     dev.lancet.core.commit.PendingCommit pending = legacy.isPresent()
         ? new dev.lancet.core.commit.LegacyCommit(store,
             dev.lancet.core.operation.LegacyOperationCodec.encode(legacy.get())
-                .setReadVersion(readVersion).setUuid(uuid).putAllTransactionProperties(properties)
+                .setReadVersion(readVersion).setUuid(uuid)
+                .putAllTransactionProperties(stepProperty(op)).putAllTransactionProperties(properties)
                 .build())
         : new dev.lancet.core.commit.CompositeCommit(store, op, toTransaction());
-    CommitResult r = new CommitLoop(store, location, policy, checks, observer).commit(pending, freshRead);
+    CommitResult r;
+    try {
+      r = new CommitLoop(store, location, policy, checks, observer).commit(pending, freshRead);
+    } catch (dev.lancet.core.apply.ApplyException e) {
+      if (legacy.isEmpty()) {
+        throw e;
+      }
+      // Bad input found before publishing: say it in the caller's terms (its step and action),
+      // as the composite form's checks do. Nothing of the legacy attempt was published.
+      legacy = java.util.Optional.empty();
+      r = new CommitLoop(store, location, policy, checks, observer).commit(
+          new dev.lancet.core.commit.CompositeCommit(store, op, toTransaction()), freshRead);
+    }
     lastForm = java.util.Optional.of(legacy.map(dev.lancet.core.operation.LegacyOperation::operationName)
         .orElse("CompositeOperation"));
     return r;
@@ -259,6 +272,12 @@ public final class TransactionBuilder {
       return java.util.Optional.empty();
     }
     return LegacyLowering.lower(op, read.manifest(), read.indices(), readVersion).operation();
+  }
+
+  /** The one non-empty step's description, kept as {@link WriteForm#STEP_PROPERTY}. */
+  private static Map<String, String> stepProperty(CompositeOperation op) {
+    return op.steps().stream().filter(s -> !s.actions().isEmpty()).findFirst()
+        .map(s -> Map.of(WriteForm.STEP_PROPERTY, s.description())).orElse(Map.of());
   }
 
   private Snapshot readSnapshot() {

@@ -27,6 +27,12 @@ public enum WriteForm {
   /** The table config key that holds the table's write form. */
   public static final String CONFIG_KEY = "lancet.write_form";
 
+  /**
+   * The transaction property that keeps, in legacy form, the description of the one user step a
+   * lowered commit had (a legacy operation has no step to carry it).
+   */
+  public static final String STEP_PROPERTY = "lancet.step";
+
   /** The write form of a table whose config does not name one. */
   public static final WriteForm DEFAULT = LEGACY_WHEN_EXACT;
 

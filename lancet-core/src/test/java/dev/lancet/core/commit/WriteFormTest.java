@@ -98,6 +98,20 @@ class WriteFormTest {
   }
 
   @Test
+  void badInputInALowerableShapeIsReportedInTheCallersSteps() throws Exception {
+    TwoFieldTable t = new TwoFieldTable(dir);
+    long before = t.table.latest().version();
+    TransactionBuilder append = t.planned(dev.lancet.core.action.AddFragment.local(0, 10),
+        new dev.lancet.core.action.AddDataFile(Ref.local(0), TwoFieldTable.file("../a.lance"),
+            List.of(Ref.committed(0)), true)).tableWriteForm();
+    assertThat(append.lowered()).as("an Append, were it valid").isPresent();
+    assertThatThrownBy(append::commit)
+        .isInstanceOf(dev.lancet.core.apply.ApplyException.class)
+        .hasMessageContaining("step 1 ('step')").hasMessageContaining("'..' segments");
+    assertThat(t.table.latest().version()).isEqualTo(before);
+  }
+
+  @Test
   void whatNoLegacyOperationCarriesStaysComposite() throws Exception {
     TwoFieldTable t = new TwoFieldTable(dir);
     // A read-set assertion on a fragment the update does not move rows out of.

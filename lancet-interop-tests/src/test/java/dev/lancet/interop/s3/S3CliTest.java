@@ -60,7 +60,8 @@ class S3CliTest {
 
     Result log = run(withOptions(opts, "log", uri));
     assertThat(log.code()).as(log.err()).isZero();
-    assertThat(log.out()).contains("Overwrite").contains("Composite");
+    // A one-step config update on a table without lancet.write_form: Lance's UpdateConfig (0022).
+    assertThat(log.out()).contains("Overwrite").contains("UpdateConfig");
     Result txn = run(withOptions(opts, "show-txn", uri, "--version", "2"));
     assertThat(txn.code()).as(txn.err()).isZero();
     assertThat(txn.out()).contains("cfg");

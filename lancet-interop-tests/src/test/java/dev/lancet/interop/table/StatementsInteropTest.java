@@ -61,6 +61,12 @@ class StatementsInteropTest {
 
   private Path copy(Path from, String name) throws IOException {
     Path to = tmp.resolve(name);
+    copyTree(from, to);
+    return to;
+  }
+
+  /** Copies the directory tree {@code from} to {@code to}. */
+  static void copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> all = Files.walk(from)) {
       for (Path p : all.toList()) {
         Path target = to.resolve(from.relativize(p).toString());
@@ -71,7 +77,6 @@ class StatementsInteropTest {
         }
       }
     }
-    return to;
   }
 
   /** id -> every other column, as lance-core scans the latest version. */

@@ -93,8 +93,10 @@ class VersionsInteropTest {
       t.restore(2);
       List<HistoryEntry> h = t.history();
       assertThat(h).extracting(HistoryEntry::version).containsExactly(1L, 2L, 3L, 4L, 5L);
+      // Appends on a table without lancet.write_form: Lance's own Append (decision 0022), the
+      // statement's description kept as the transaction property lancet.step.
       assertThat(h).extracting(HistoryEntry::operation).containsExactly("Overwrite",
-          "CompositeOperation", "CompositeOperation", "CompositeOperation", "Restore");
+          "Append", "Append", "Append", "Restore");
       assertThat(h.get(1).steps()).containsExactly("append 100 rows");
       assertThat(h.get(1).readVersion()).contains(1L);
       assertThat(h.get(2).tags()).containsExactly("v3");

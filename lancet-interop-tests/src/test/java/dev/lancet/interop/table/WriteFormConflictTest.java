@@ -93,10 +93,13 @@ class WriteFormConflictTest {
     return out;
   }
 
-  private static String operationOf(Path dir, long version) {
+  /** Asserts version {@code version} of {@code dir} was written as an Update in {@code form}. */
+  private static void assertWrittenIn(Path dir, long version, WriteForm form) {
     try (Table kernel = Table.open(dir.toString())) {
-      return kernel.version(version).transaction().map(TransactionProtos.Transaction::getOperationCase)
-          .map(Enum::name).orElse("none");
+      assertThat(kernel.version(version).transaction()
+          .map(TransactionProtos.Transaction::getOperationCase).map(Enum::name).orElse("none"))
+          .as("version %s", version)
+          .isEqualTo(form == WriteForm.COMPOSITE ? "COMPOSITE_OPERATION" : "UPDATE");
     }
   }
 
@@ -115,8 +118,7 @@ class WriteFormConflictTest {
     }
     assertThat(once).isTrue();
     assertThat(r.plans()).as("the rewrite collided with the moved rows: planned again").isEqualTo(2);
-    assertThat(operationOf(dir, r.version().getAsLong()))
-        .isEqualTo(form == WriteForm.COMPOSITE ? "COMPOSITE_OPERATION" : "UPDATE");
+    assertWrittenIn(dir, r.version().getAsLong(), form);
     Map<Object, Object> names = names(dir);
     for (long id = 0; id < 200; id++) {
       assertThat(names.get(id)).as("name of %s (no lost update)", id).isEqualTo("r" + id);
@@ -131,8 +133,7 @@ class WriteFormConflictTest {
     try (Table kernel = Table.open(dir.toString()); LanceTable t = LanceTable.open(dir.toString())) {
       TransactionBuilder rewrite = rewriteNames(kernel, dir);
       StatementResult r = t.update("id < 10", Map.of("score", "score + 1"));
-      assertThat(operationOf(dir, r.version().getAsLong()))
-          .isEqualTo(form == WriteForm.COMPOSITE ? "COMPOSITE_OPERATION" : "UPDATE");
+      assertWrittenIn(dir, r.version().getAsLong(), form);
       assertThatThrownBy(rewrite::commit).as("the moved rows would lose the rewrite")
           .isInstanceOf(ConflictingCommitException.class);
     }
@@ -157,8 +158,7 @@ class WriteFormConflictTest {
               try (var theirs = new GeneratedRows(alloc, 1003, 5, 64, DIM)) {
                 StatementResult o = other.mergeInsert("id").whenMatchedUpdateAll()
                     .whenNotMatchedInsertAll().from(theirs).commit();
-                assertThat(operationOf(dir, o.version().getAsLong()))
-                    .isEqualTo(form == WriteForm.COMPOSITE ? "COMPOSITE_OPERATION" : "UPDATE");
+                assertWrittenIn(dir, o.version().getAsLong(), form);
               } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
               }

@@ -24,7 +24,6 @@ import dev.lancet.format.pb.TransactionProtos;
 import dev.lancet.interop.lance.LanceOracle;
 import dev.lancet.table.CreateOptions;
 import dev.lancet.table.LanceTable;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -210,7 +209,7 @@ class WriteFormParityTest {
       assertSameIndices(composite.indices(), legacy.indices());
 
       // 2. Published: the legacy form onto a copy without the composite's version.
-      copy(dir, legacyDir);
+      StatementsInteropTest.copyTree(dir, legacyDir);
       VersionEntry entry = kernel.version(v).entry();
       Files.delete(legacyDir.resolve(entry.path()));
       Files.deleteIfExists(legacyDir.resolve("_versions/latest_version_hint.json"));
@@ -279,18 +278,5 @@ class WriteFormParityTest {
   static void assertSameIndices(List<IndexSegment> a, List<IndexSegment> b) {
     assertThat(b.stream().map(IndexCodec::toProto).toList()).as("index segments")
         .isEqualTo(a.stream().map(IndexCodec::toProto).toList());
-  }
-
-  private static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> all = Files.walk(from)) {
-      for (Path p : all.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
-    }
   }
 }

@@ -608,7 +608,16 @@ public final class LegacyConflicts {
         KeyFilters.Intersection x = KeyFilters.intersect(LegacyOps.filter(mine.getInsertedRows()),
             LegacyOps.filter(other.getInsertedRows()));
         if (x.conflicts()) {
-          return p.retry("the inserted keys may collide: " + x.reason());
+          // Typed as the key collision it is (decision 0017), with the key hashes both share.
+          List<dev.lancet.core.action.Ref> keys = new ArrayList<>();
+          mine.getInsertedRows().getFieldIdsList()
+              .forEach(f -> keys.add(dev.lancet.core.action.Ref.committed(f)));
+          return LegacyVerdict.retryable(new Collision.KeyAssertion(keys,
+              KeyFilters.sharedKeyHashes(LegacyOps.filter(mine.getInsertedRows()),
+                  LegacyOps.filter(other.getInsertedRows())),
+              p.prefix() + "this Update's unique-key assertion over its inserted keys may be "
+                  + "violated: the inserted keys may collide: " + x.reason()
+                  + "; retry against the newer version"));
         }
       } else if (mine.hasInsertedRows()) {
         return p.retry("this Update asserts its inserted keys are new, but the committed Update inserted rows "
