@@ -20,7 +20,7 @@ public record RemoveFragment(Ref fragment, boolean dataChange) implements Action
   public void apply(ApplyState state) {
     long fragmentId = state.resolveFragment(fragment);
     if (!state.removeFragment(fragmentId)) {
-      throw state.invalid("RemoveFragment targets fragment " + fragmentId + ", which does not exist");
+      throw state.missingFragment(fragmentId, "RemoveFragment targets fragment " + fragmentId + ", which does not exist");
     }
     state.rowsLeave(fragmentId);
   }

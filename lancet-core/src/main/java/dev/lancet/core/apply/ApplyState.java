@@ -170,6 +170,11 @@ public final class ApplyState {
     return new ApplyException(where, problem);
   }
 
+  /** Invalid input naming a fragment this manifest does not have (see {@link ApplyException#missingFragment}). */
+  public ApplyException missingFragment(long id, String problem) {
+    return new ApplyException(where, problem, java.util.OptionalLong.of(id));
+  }
+
   public Manifest readManifest() {
     return read;
   }
@@ -309,7 +314,7 @@ public final class ApplyState {
   public Fragment fragment(long id, String actionName) {
     Fragment f = fragments.get(id);
     if (f == null) {
-      throw invalid(actionName + " targets fragment " + Long.toUnsignedString(id)
+      throw missingFragment(id, actionName + " targets fragment " + Long.toUnsignedString(id)
           + ", which does not exist");
     }
     return f;

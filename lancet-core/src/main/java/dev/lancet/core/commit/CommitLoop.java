@@ -151,7 +151,7 @@ public final class CommitLoop {
                 "an earlier attempt of this transaction published version " + v));
             return new CommitResult(v, uuid, winner.manifest(), winner.indices(), attempts);
           }
-          pending = check(pending, v, theirs, attempts);
+          pending = check(pending, winner, theirs, attempts);
           checkedUpTo = v;
           readableUpTo = v;
         }
@@ -297,10 +297,11 @@ public final class CommitLoop {
     }
   }
 
-  private PendingCommit check(PendingCommit pending, long version, TransactionProtos.Transaction theirs,
+  private PendingCommit check(PendingCommit pending, Snapshot winner, TransactionProtos.Transaction theirs,
       int attempt) throws IOException {
+    long version = winner.version();
     try {
-      return pending.checkAgainst(version, theirs);
+      return pending.checkAgainst(winner, theirs);
     } catch (ConflictingCommitException e) {
       observer.accept(new CommitAttempt(pending.transaction().getUuid(), attempt, Outcome.CONFLICT,
           version, String.join("; ", e.collisions())));
@@ -327,14 +328,52 @@ public final class CommitLoop {
           next.provenance());
     } catch (ApplyException e) {
       if (latest.version() != readVersion && validOn(initial, readVersion, prePublish)) {
-        throw new ConflictingCommitException(latest.version(), operationName(latest), List.of(
-            new Collision.InvalidAfterRebase("the transaction is valid on version "
-                + Long.toUnsignedString(readVersion) + ", which it read, but not on top of the "
-                + "versions committed since: " + e.getMessage())));
+        Collision rebase = new Collision.InvalidAfterRebase("the transaction is valid on version "
+            + Long.toUnsignedString(readVersion) + ", which it read, but not on top of the "
+            + "versions committed since: " + e.getMessage());
+        if (e.missingFragment().isPresent()) {
+          // A fragment it names was removed since it read: a conflict with the version that removed it.
+          Optional<Snapshot> remover = removerOf(e.missingFragment().getAsLong(), readVersion, latest);
+          if (remover.isPresent()) {
+            long id = e.missingFragment().getAsLong();
+            String name = operationName(remover.get());
+            throw new ConflictingCommitException(remover.get().version(), name, List.of(
+                new Collision.Fragment(id, "fragment " + Long.toUnsignedString(id) + ", which this "
+                    + "transaction names, was removed by version " + remover.get().version() + " (" + name
+                    + ")"), rebase));
+          }
+        }
+        throw new ConflictingCommitException(latest.version(), operationName(latest), List.of(rebase));
       }
       throw e;
     }
     return next;
+  }
+
+  /**
+   * The first version after {@code readVersion} (up to {@code latest}) that lacks fragment
+   * {@code id}, if the read version had it; empty when a version in between is gone.
+   */
+  private Optional<Snapshot> removerOf(long id, long readVersion, Snapshot latest) throws IOException {
+    Optional<VersionEntry> read = Versions.find(store, readVersion);
+    if (read.isEmpty() || !has(Snapshot.load(store, read.get()), id)) {
+      return Optional.empty();
+    }
+    for (long v = readVersion + 1; v < latest.version(); v++) {
+      Optional<VersionEntry> entry = Versions.find(store, v);
+      if (entry.isEmpty()) {
+        return Optional.empty();
+      }
+      Snapshot s = Snapshot.load(store, entry.get());
+      if (!has(s, id)) {
+        return Optional.of(s);
+      }
+    }
+    return has(latest, id) ? Optional.empty() : Optional.of(latest);
+  }
+
+  private static boolean has(Snapshot s, long fragment) {
+    return s.manifest().fragments().stream().anyMatch(f -> f.id() == fragment);
   }
 
   /**

@@ -59,15 +59,23 @@ public final class CompositeCommit implements PendingCommit {
   }
 
   @Override
+  public PendingCommit checkAgainst(Snapshot winner, TransactionProtos.Transaction theirs) throws IOException {
+    // Winners are checked in version order, so the previous one is the version before this one;
+    // the read version stays (the row-level rebase reads it).
+    history.remember(winner, transaction.getReadVersion());
+    return checkAgainst(winner.version(), theirs);
+  }
+
+  @Override
   public PendingCommit checkAgainst(long winnerVersion, TransactionProtos.Transaction theirs) throws IOException {
     String name = TransactionFile.operationName(theirs);
     if (theirs.getOperationCase() != TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION) {
       // Cross-form: the legacy rules' footprint route (a faithful lowering, or fail closed). A
       // lowering that depends on the manifests around the winner reads them (decision 0022).
-      LegacyVerdict verdict = LegacyCommit.raiseConflicts(LegacyFootprints.readsVersions(theirs)
-          ? LegacyConflicts.check(transaction, footprint, theirs,
-              LegacyFootprints.ofCommitted(theirs, around(winnerVersion, theirs, name)))
-          : LegacyConflicts.check(transaction, footprint, theirs), winnerVersion, theirs);
+      LegacyVerdict verdict = LegacyCommit.raiseConflicts(LegacyConflicts.check(transaction, footprint, theirs,
+          LegacyFootprints.readsVersions(theirs)
+              ? LegacyFootprints.ofCommitted(theirs, around(winnerVersion, theirs, name))
+              : LegacyFootprints.ofCommitted(theirs)), winnerVersion, theirs);
       java.util.Set<Long> fragments = new java.util.TreeSet<>();
       for (SecondPhaseObligation o : verdict.obligations()) {
         if (o instanceof SecondPhaseObligation.IntersectDeletions d) {

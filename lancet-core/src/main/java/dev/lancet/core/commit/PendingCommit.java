@@ -25,6 +25,15 @@ public interface PendingCommit {
    */
   PendingCommit checkAgainst(long winnerVersion, TransactionProtos.Transaction theirs) throws IOException;
 
+  /**
+   * As {@link #checkAgainst(long, TransactionProtos.Transaction)}, with the winner's version as
+   * the commit loop loaded it: a commit whose check needs the winner's manifest (a composite
+   * lowering a legacy winner, decision 0022) uses it instead of reading it again.
+   */
+  default PendingCommit checkAgainst(Snapshot winner, TransactionProtos.Transaction theirs) throws IOException {
+    return checkAgainst(winner.version(), theirs);
+  }
+
   /** The manifest and indices this commit produces on top of {@code latest}. */
   Rebased applyTo(Snapshot latest) throws IOException;
 

@@ -43,6 +43,17 @@ public final class StoreManifestHistory implements ManifestHistory {
     return snapshot(version).indices();
   }
 
+  /**
+   * Keeps {@code version}, loaded elsewhere, so that it is not read again, and lets go of every
+   * version strictly between {@code keep} and the one before {@code version} (a commit far
+   * behind does not hold every winner's manifest at once).
+   */
+  public synchronized void remember(Snapshot version, long keep) {
+    loaded.keySet().removeIf(v -> Long.compareUnsigned(v, keep) > 0
+        && Long.compareUnsigned(v, version.version() - 1) < 0);
+    loaded.putIfAbsent(version.version(), version);
+  }
+
   /** Version {@code version}, or empty when the table no longer has it (cleaned up). */
   public synchronized Optional<Snapshot> find(long version) throws IOException {
     Snapshot s = loaded.get(version);

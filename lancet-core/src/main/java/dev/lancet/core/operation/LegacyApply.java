@@ -186,6 +186,10 @@ public final class LegacyApply {
       return new ApplyException(op, problem);
     }
 
+    ApplyException missing(long fragment, String problem) {
+      return new ApplyException(op, problem, java.util.OptionalLong.of(fragment));
+    }
+
     // ---- operations -----------------------------------------------------------------------
 
     void append(Append a) {
@@ -237,7 +241,7 @@ public final class LegacyApply {
 
     private void requirePresent(Set<Long> present, long id, String what) {
       if (!present.contains(id)) {
-        throw invalid("it " + what + " " + Long.toUnsignedString(id) + ", which does not exist at "
+        throw missing(id, "it " + what + " " + Long.toUnsignedString(id) + ", which does not exist at "
             + "version " + current.version() + " (fragments " + describeIds(present) + ")");
       }
     }
@@ -280,7 +284,7 @@ public final class LegacyApply {
         fragments.forEach(f -> present.add(f.id()));
         for (Fragment f : g.oldFragments()) {
           if (!present.contains(f.id())) {
-            throw invalid("fragment " + f.id() + " that the rewrite replaces no longer exists at "
+            throw missing(f.id(), "fragment " + f.id() + " that the rewrite replaces no longer exists at "
                 + "version " + current.version() + " (a concurrent commit removed or rewrote it); "
                 + "re-plan the compaction against the newest version");
           }
@@ -375,7 +379,7 @@ public final class LegacyApply {
       for (DataReplacement.Replacement r : d.replacements()) {
         Integer pos = at.get(r.fragmentId());
         if (pos == null) {
-          throw invalid("fragment " + r.fragmentId() + " whose data is replaced does not exist at "
+          throw missing(r.fragmentId(), "fragment " + r.fragmentId() + " whose data is replaced does not exist at "
               + "version " + current.version());
         }
         Fragment before = fragments.get(pos);
@@ -465,7 +469,7 @@ public final class LegacyApply {
       for (Map.Entry<Long, List<DataOverlayFile>> e : byFragment.entrySet()) {
         Integer pos = at.get(e.getKey());
         if (pos == null) {
-          throw invalid("DataOverlay targets fragment " + Long.toUnsignedString(e.getKey())
+          throw missing(e.getKey(), "DataOverlay targets fragment " + Long.toUnsignedString(e.getKey())
               + ", which does not exist at version " + current.version());
         }
         Fragment f = fragments.get(pos);
@@ -956,7 +960,7 @@ public final class LegacyApply {
             readVersion);
         return new Result(r.manifest(), r.indices());
       } catch (ApplyException e) {
-        throw new ApplyException(op, e.problem());
+        throw e.at(op);
       }
     }
 

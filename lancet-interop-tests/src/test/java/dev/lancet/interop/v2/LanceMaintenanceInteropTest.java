@@ -89,6 +89,35 @@ class LanceMaintenanceInteropTest {
 
 
   /**
+   * Issue 15 point 3, the general rule: a Lancet legacy Delete planned before lance-core's
+   * Append, removing the fragment the Append dropped (its rows all deleted), passes the legacy
+   * matrix (DL/AP is ok) and then finds the fragment gone when it is applied on the newest
+   * version: a typed retryable conflict naming the Append and the fragment (it was a bare
+   * INVALID_AFTER_REBASE before).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"stable-row-ids-off"})
+  void aLegacyDeleteOfAFragmentALanceAppendDroppedIsATypedConflict(String fixture) throws Exception {
+    Path dir = SharedFixtures.copy(fixture, tmp);
+    long emptied;
+    dev.lancet.core.transaction.LegacyTransactionBuilder delete;
+    try (Table table = Table.open(dir.toString())) {
+      Fragment first = table.latest().manifest().fragments().get(0);
+      emptied = first.id();
+      deleteEveryRow(dir, table, first);
+      delete = table.newLegacyTransaction(new dev.lancet.core.operation.Delete(List.of(), List.of(emptied),
+          "fragment " + emptied + " is empty"));
+    }
+    long lanceVersion = LanceFixtures.append(dir, LanceFixtures.SIMPLE_SCHEMA, 6_000, 10);
+    ConflictingCommitException e = catchThrowableOfType(delete::commit, ConflictingCommitException.class);
+    assertThat(e).as("a typed retryable conflict").isNotNull();
+    assertThat(e.version()).isEqualTo(lanceVersion);
+    assertThat(e.winnerOperation()).isEqualTo("Append");
+    assertThat(e.conflicts()).as(e.getMessage())
+        .anyMatch(c -> c instanceof Collision.Fragment f && f.fragment() == emptied);
+  }
+
+  /**
    * Issue 15 point 2, compaction: lance-core compacts the two small fragments (4 and 5) of the
    * table and leaves 0..3 alone. Composite commits planned before it: an append and a delete of
    * rows of fragment 0 land on top of it (lance-core reads them); a delete of rows of fragment 4,
@@ -120,6 +149,20 @@ class LanceMaintenanceInteropTest {
       assertThat(table.version(compacted).manifest().fragments()).extracting(Fragment::id)
           .contains(untouched).doesNotContainAnyElementsOf(small);
     }
+
+    // The lowering against lance-core's own versions: exactly the rewritten fragments removed
+    // (the fragments lance-core's version lacks), no inserted rows.
+    LocalObjectStore store = new LocalObjectStore(dir);
+    var landedSnapshot = dev.lancet.core.version.Snapshot.load(store, Versions.resolve(store, compacted));
+    var beforeSnapshot = dev.lancet.core.version.Snapshot.load(store, Versions.resolve(store, compacted - 1));
+    var rewrite = landedSnapshot.transaction().orElseThrow();
+    var fp = dev.lancet.core.conflict.legacy.LegacyFootprints.ofCommitted(rewrite,
+        new dev.lancet.core.conflict.legacy.CommittedVersions(beforeSnapshot.manifest(), beforeSnapshot.indices(),
+            landedSnapshot.manifest(), landedSnapshot.indices(), java.util.Optional.of(beforeSnapshot.manifest())))
+        .footprint().orElseThrow();
+    assertThat(fp.insertsRows()).isFalse();
+    assertThat(fp.regions().keySet()).containsExactlyInAnyOrderElementsOf(
+        small.stream().map(dev.lancet.core.conflict.Region.Fragment::new).toList());
 
     ConflictingCommitException e = catchThrowableOfType(deleteRewritten::commit, ConflictingCommitException.class);
     assertThat(e).as("a delete of a rewritten fragment conflicts").isNotNull();
@@ -200,15 +243,20 @@ class LanceMaintenanceInteropTest {
             .operation().orElseThrow();
         case PROJECT -> dev.lancet.core.conflict.legacy.LegacyLowering.project(read.manifest(), after.manifest())
             .operation().orElseThrow();
-        default -> null;
+        case UPDATE_CONFIG -> dev.lancet.core.conflict.legacy.LegacyLowering.updateConfig(txn).operation().orElseThrow();
+        case RESERVE_FRAGMENTS -> dev.lancet.core.conflict.legacy.LegacyLowering.reserveFragments(txn)
+            .operation().orElseThrow();
+        default -> throw new AssertionError(txn.getOperationCase());
       };
-      if (lowered != null) {
-        Manifest applied = dev.lancet.core.apply.CompositeApply.apply(read.manifest(), read.indices(), lowered,
-            read.version()).manifest();
-        assertThat(applied.schema()).as("schema of v%d", v).isEqualTo(after.manifest().schema());
-        assertThat(applied.fragments()).as("fragments of v%d", v).isEqualTo(after.manifest().fragments());
-        assertThat(applied.maxFragmentId()).isEqualTo(after.manifest().maxFragmentId());
-      }
+      // Applied to its own read version, the lowering gives lance-core's post-image.
+      Manifest applied = dev.lancet.core.apply.CompositeApply.apply(read.manifest(), read.indices(), lowered,
+          read.version()).manifest();
+      assertThat(applied.schema()).as("schema of v%d", v).isEqualTo(after.manifest().schema());
+      assertThat(applied.fragments()).as("fragments of v%d", v).isEqualTo(after.manifest().fragments());
+      assertThat(applied.maxFragmentId()).as("max fragment id of v%d", v).isEqualTo(after.manifest().maxFragmentId());
+      assertThat(applied.nextRowId()).as("next row id of v%d", v).isEqualTo(after.manifest().nextRowId());
+      assertThat(applied.config()).as("config of v%d", v).isEqualTo(after.manifest().config());
+      assertThat(applied.tableMetadata()).as("table metadata of v%d", v).isEqualTo(after.manifest().tableMetadata());
       var lowering = dev.lancet.core.conflict.legacy.LegacyFootprints.ofCommitted(txn,
           new dev.lancet.core.conflict.legacy.CommittedVersions(read.manifest(), read.indices(), after.manifest(),
               after.indices(), java.util.Optional.of(read.manifest())));

@@ -52,8 +52,16 @@ import org.roaringbitmap.RoaringBitmap;
  *       carries a field this build does not know (such as tag 2, the removed
  *       require_index_catchup).</li>
  *   <li>CompositeOperation: its own footprint; empty if its actions cannot be decoded.</li>
- *   <li>Overwrite, Rewrite, Merge, Restore, ReserveFragments, Project, UpdateConfig, Clone: none.</li>
+ *   <li>Overwrite, Rewrite, Merge, Restore, ReserveFragments, Project, UpdateConfig, Clone: none
+ *       from the transaction alone.</li>
  * </ul>
+ *
+ * <p>A <em>committed</em> legacy winner is lowered with the manifests around it
+ ({@link #ofCommitted(Transaction)}, and for Rewrite, Merge and Project with the manifests around
+ * it, {@link #ofCommitted(Transaction, CommittedVersions)}; docs/decisions/0022): Rewrite, Merge,
+ * Project, UpdateConfig, ReserveFragments, Overwrite and Restore then have footprints (Clone still
+ * has none). Until issue 15 those seven kinds failed closed against every composite operation
+ * (seed §9, row CO).
  */
 public final class LegacyFootprints {
   private LegacyFootprints() {}
@@ -80,90 +88,94 @@ public final class LegacyFootprints {
 
   /**
    * Whether the footprint of a committed {@code t} depends on the manifests around it
-   * ({@link #ofCommitted}); the others are lowered from the transaction alone.
+   * ({@link #ofCommitted(Transaction, CommittedVersions)}): a Rewrite, a Merge and a Project.
+   * Every other kind is lowered from the transaction alone ({@link #ofCommitted(Transaction)}),
+   * so that checking a lance-core ingestion winner costs no extra request.
    */
   public static boolean readsVersions(Transaction t) {
     return switch (t.getOperationCase()) {
-      case DELETE, UPDATE, DATA_OVERLAY, COMPOSITE_OPERATION, CLONE, OPERATION_NOT_SET -> false;
-      default -> true;
+      case REWRITE, MERGE, PROJECT -> true;
+      default -> false;
     };
   }
 
   /**
-   * The footprint of {@code t}, committed as version {@code v.landed()}, lowered against the
-   * manifests around it (seed §3 option C point 2; docs/decisions/0022). On top of what
-   * {@link #of} gives:
+   * The footprint of {@code t} as a committed winner, from the transaction alone
+   * (docs/decisions/0022): as {@link #of}, and besides
    *
    * <ul>
-   *   <li>Every legacy operation except Delete, Update and DataOverlay (whose recorded read
-   *       version is restamped and is never a diff base, seed §3 constraint 3; their payload
-   *       names every fragment they remove) also removes each fragment its version dropped: in
-   *       the version before it, or in its read version, and not in its manifest. lance-core's
-   *       Append, for one, drops fragments whose rows are all deleted.
-   *   <li>Rewrite (compaction): a removal of every fragment it rewrote; its new fragments are
-   *       not data changes (no inserted rows, so no key assertion meets them); a segment write
-   *       and an index claim over the rewritten fragments for every index segment it remapped
-   *       or replaced.
-   *   <li>Merge, Project: the footprint of their lowering against their own read version
-   *       ({@link LegacyLowering}); fail closed when that version was cleaned up or no faithful
-   *       lowering exists.
-   *   <li>UpdateConfig: as ConfigUpdate (a key write per key, a map region per replacement).
-   *   <li>ReserveFragments: nothing (a counter, as ReserveFragmentIds).
+   *   <li>UpdateConfig: as ConfigUpdate (a key write per key, a map region per replacement);
+   *   <li>ReserveFragments: nothing (a counter, as ReserveFragmentIds);
    *   <li>Overwrite, Restore: the whole table (as ResetTable): every composite collides.
    * </ul>
+   *
+   * A fragment a winner dropped beyond its payload (lance-core's Append drops fragments whose
+   * rows are all deleted) and that the committing transaction names is found when it is
+   * re-applied: the commit loop reports it as a conflict with the version that removed it.
    */
-  public static Lowering ofCommitted(Transaction t, CommittedVersions v) {
-    if (!readsVersions(t)) {
-      return whyNotOrFootprint(t);
-    }
+  public static Lowering ofCommitted(Transaction t) {
     FootprintBuilder fp = Footprint.builder();
     switch (t.getOperationCase()) {
       case OVERWRITE:
       case RESTORE:
         return Lowering.of(fp.takeExclusive());
       case RESERVE_FRAGMENTS:
-        break;
       case UPDATE_CONFIG: {
-        dev.lancet.core.operation.UpdateConfig u;
-        try {
-          u = (dev.lancet.core.operation.UpdateConfig) dev.lancet.core.operation.LegacyOperationCodec.decode(t);
-        } catch (RuntimeException e) {
-          return Lowering.none("its config update cannot be read (" + e.getMessage() + ")");
-        }
-        List<dev.lancet.core.action.ConfigUpdate.FieldMetadataUpdate> fields = new ArrayList<>();
-        u.fieldMetadataUpdates().forEach((id, map) ->
-            fields.add(new dev.lancet.core.action.ConfigUpdate.FieldMetadataUpdate(Ref.committed(id), map)));
-        new dev.lancet.core.action.ConfigUpdate(u.configUpdates(), u.tableMetadataUpdates(),
-            u.schemaMetadataUpdates(), fields).footprint(fp);
-        break;
-      }
-      case REWRITE:
-        rewrite(fp, t, v);
-        break;
-      case MERGE:
-      case PROJECT: {
-        if (v.read().isEmpty()) {
-          return Lowering.none("its read version " + Long.toUnsignedString(t.getReadVersion())
-              + " was cleaned up, and a " + (t.hasMerge() ? "Merge" : "Project")
-              + " lowers only by a schema diff against it");
-        }
-        LegacyLowering.Result lowered = t.hasMerge()
-            ? LegacyLowering.merge(v.read().get(), v.landed())
-            : LegacyLowering.project(v.read().get(), v.landed());
+        LegacyLowering.Result lowered = t.hasUpdateConfig() ? LegacyLowering.updateConfig(t)
+            : LegacyLowering.reserveFragments(t);
         if (lowered.operation().isEmpty()) {
           return Lowering.none(lowered.whyNot());
         }
         for (dev.lancet.core.action.Action a : lowered.operation().get().actions()) {
           a.footprint(fp);
         }
-        break;
+        return Lowering.of(fp);
       }
-      default: {
-        Lowering payload = whyNotOrFootprint(t, fp);
-        if (payload.footprint().isEmpty()) {
-          return payload;
-        }
-        break;
+      default:
+        return whyNotOrFootprint(t, fp);
+    }
+  }
+
+  /**
+   * The footprint of {@code t}, committed as version {@code v.landed()}, lowered against the
+   * manifests around it (seed §3 option C point 2; docs/decisions/0022):
+   *
+   * <ul>
+   *   <li>Rewrite (compaction): a removal of every fragment it rewrote; its new fragments are
+   *       not data changes (no inserted rows, so no key assertion meets them); a segment write
+   *       and an index claim over the rewritten fragments for every index segment it remapped
+   *       or replaced.
+   *   <li>Merge, Project: the footprint of their lowering against their own read version
+   *       ({@link LegacyLowering}; they are never restamped, seed §3 constraint 2); fail closed
+   *       when that version was cleaned up or no faithful lowering exists.
+   *   <li>Each of them also removes every fragment its version dropped (in the version before
+   *       it or in its read version, and not in its manifest).
+   *   <li>Any other kind: {@link #ofCommitted(Transaction)} (the manifests are not read). Delete,
+   *       Update and DataOverlay in particular are never diffed: their recorded read version is
+   *       restamped (seed §3 constraint 3) and their payload names what they remove.
+   * </ul>
+   */
+  public static Lowering ofCommitted(Transaction t, CommittedVersions v) {
+    if (!readsVersions(t)) {
+      return ofCommitted(t);
+    }
+    FootprintBuilder fp = Footprint.builder();
+    if (t.hasRewrite()) {
+      rewrite(fp, t, v);
+    } else {
+      if (v.read().isEmpty()) {
+        return Lowering.none("its read version " + Long.toUnsignedString(t.getReadVersion())
+            + " was cleaned up, and a " + (t.hasMerge() ? "Merge" : "Project")
+            + " lowers only by a schema diff against it");
+      }
+      LegacyLowering.Result lowered = t.hasMerge()
+          ? LegacyLowering.merge(v.read().get(), v.landed())
+          : LegacyLowering.project(v.read().get(), v.landed());
+      if (lowered.operation().isEmpty()) {
+        return Lowering.none(lowered.whyNot());
+      }
+      for (dev.lancet.core.action.Action a : lowered.operation().get().actions()) {
+        a.footprint(fp);
       }
     }
     return Lowering.of(removals(fp, v));

@@ -5,11 +5,15 @@ import dev.lancet.core.action.AddDataFile;
 import dev.lancet.core.action.AddField;
 import dev.lancet.core.action.AlterField;
 import dev.lancet.core.action.CompositeOperation;
+import dev.lancet.core.action.ConfigUpdate;
+import dev.lancet.core.action.ReserveFragmentIds;
 import dev.lancet.core.action.DropField;
 import dev.lancet.core.action.Ref;
 import dev.lancet.core.action.RefreshRowVersionMetadata;
 import dev.lancet.core.action.RemoveFragment;
 import dev.lancet.core.action.UserStep;
+import dev.lancet.core.operation.LegacyOperationCodec;
+import dev.lancet.core.operation.UpdateConfig;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
@@ -23,10 +27,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import dev.lancet.format.pb.TransactionProtos.Transaction;
 
 /**
  * Lowers a committed Merge or Project to the actions that take its own read version's manifest
- * to the manifest it produced (seed §3 option C point 2): the delta is a schema diff against
+ * to the manifest it produced (and an UpdateConfig or ReserveFragments to the one action that
+ * says the same) (seed §3 option C point 2): the delta is a schema diff against
  * the read version, never against a later manifest (seed §3, the worked example of two Merges
  * in a row). Merge and Project are never restamped (seed §3 constraint 2), so their recorded
  * read version is the base they were planned on.
@@ -60,6 +66,27 @@ public final class LegacyLowering {
     static Result none(String why) {
       return new Result(Optional.empty(), why);
     }
+  }
+
+  /** An UpdateConfig: one ConfigUpdate with the same map updates (needs no base). */
+  public static Result updateConfig(Transaction t) {
+    UpdateConfig u;
+    try {
+      u = (UpdateConfig) LegacyOperationCodec.decode(t);
+    } catch (RuntimeException e) {
+      return Result.none("its config update cannot be read (" + e.getMessage() + ")");
+    }
+    List<ConfigUpdate.FieldMetadataUpdate> fields = new ArrayList<>();
+    new java.util.TreeMap<>(u.fieldMetadataUpdates()).forEach((id, map) ->
+        fields.add(new ConfigUpdate.FieldMetadataUpdate(Ref.committed(id), map)));
+    return Result.of("update config", List.of(new ConfigUpdate(u.configUpdates(), u.tableMetadataUpdates(),
+        u.schemaMetadataUpdates(), fields)));
+  }
+
+  /** A ReserveFragments: a ReserveFragmentIds of the same count (a counter, no footprint). */
+  public static Result reserveFragments(Transaction t) {
+    long n = Integer.toUnsignedLong(t.getReserveFragments().getNumFragments());
+    return Result.of("reserve " + n + " fragment ids", List.of(new ReserveFragmentIds(n)));
   }
 
   /** A Merge planned on {@code read} that produced {@code landed}. */
