@@ -14,18 +14,28 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** One batch of {@code id int64 not null, value utf8} rows, and reading such a table back. */
+/**
+ * One batch of {@code id int64 not null, value utf8} rows (or of another schema of an int64
+ * {@code id} and one utf8 column), and reading such a table back.
+ */
 public final class KeyValueRows extends ArrowReader {
   public static final Schema SCHEMA = new Schema(List.of(
       Field.notNullable("id", new ArrowType.Int(64, true)),
       Field.nullable("value", ArrowType.Utf8.INSTANCE)));
 
   private final Map<Long, String> rows;
+  private final Schema schema;
   private boolean done;
 
   public KeyValueRows(BufferAllocator allocator, Map<Long, String> rows) {
+    this(allocator, rows, SCHEMA);
+  }
+
+  /** Rows of {@code schema}: {@code id} int64 first, then one utf8 column (a null value is null). */
+  public KeyValueRows(BufferAllocator allocator, Map<Long, String> rows, Schema schema) {
     super(allocator);
     this.rows = rows;
+    this.schema = schema;
   }
 
   @Override
@@ -38,11 +48,15 @@ public final class KeyValueRows extends ArrowReader {
     VectorSchemaRoot root = getVectorSchemaRoot();
     root.allocateNew();
     BigIntVector id = (BigIntVector) root.getVector("id");
-    VarCharVector value = (VarCharVector) root.getVector("value");
+    VarCharVector value = (VarCharVector) root.getVector(1);
     int i = 0;
     for (Map.Entry<Long, String> e : rows.entrySet()) {
       id.setSafe(i, e.getKey());
-      value.setSafe(i, e.getValue().getBytes(StandardCharsets.UTF_8));
+      if (e.getValue() == null) {
+        value.setNull(i);
+      } else {
+        value.setSafe(i, e.getValue().getBytes(StandardCharsets.UTF_8));
+      }
       i++;
     }
     root.setRowCount(i);
@@ -59,17 +73,22 @@ public final class KeyValueRows extends ArrowReader {
 
   @Override
   protected Schema readSchema() {
-    return SCHEMA;
+    return schema;
   }
 
   /** Every (id, value) of a scan; fails on a duplicate id. */
   public static Map<Long, String> read(ArrowReader r) throws IOException {
+    return read(r, "value");
+  }
+
+  /** Every (id, value of {@code column}) of a scan; fails on a duplicate id. */
+  public static Map<Long, String> read(ArrowReader r, String column) throws IOException {
     Map<Long, String> out = new TreeMap<>();
     try (r) {
       while (r.loadNextBatch()) {
         VectorSchemaRoot b = r.getVectorSchemaRoot();
         BigIntVector id = (BigIntVector) b.getVector("id");
-        VarCharVector value = (VarCharVector) b.getVector("value");
+        VarCharVector value = (VarCharVector) b.getVector(column);
         for (int i = 0; i < b.getRowCount(); i++) {
           String v = value.isNull(i) ? null : new String(value.get(i), StandardCharsets.UTF_8);
           if (out.containsKey(id.get(i))) {
