@@ -46,7 +46,6 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
-import software.amazon.awssdk.services.s3.endpoints.S3EndpointProvider;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -185,8 +184,7 @@ public final class S3ObjectStore implements ObjectStore {
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
     if (endpoint.isPresent()) {
-      b.endpointOverride(endpoint.get())
-          .endpointProvider(new FixedS3EndpointProvider(endpoint.get(), S3EndpointProvider.defaultProvider()));
+      b.endpointOverride(endpoint.get());
     } else {
       b.crossRegionAccessEnabled(options.region().isEmpty());
     }
