@@ -162,8 +162,10 @@ class OverlappedCommitRequestsTest {
     CommitResult r = append(store, placed("c.lance")).onAttempt(seen::add).commit();
 
     assertThat(r.version()).isEqualTo(4);
+    // The empty page is checked with a whole listing (Versions.latest), so the retry sees the
+    // winner at once instead of spending an attempt on it.
     assertThat(seen).extracting(CommitAttempt::outcome).containsExactly(
-        CommitAttempt.Outcome.LOST_RACE, CommitAttempt.Outcome.STORE_ERROR, CommitAttempt.Outcome.COMMITTED);
+        CommitAttempt.Outcome.LOST_RACE, CommitAttempt.Outcome.COMMITTED);
     assertThat(Versions.list(memory)).extracting(VersionEntry::version).containsExactly(1L, 2L, 3L, 4L);
   }
 
