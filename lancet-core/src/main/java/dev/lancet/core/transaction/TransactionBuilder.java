@@ -210,7 +210,7 @@ public final class TransactionBuilder {
   /**
    * Publishes the operation as the next version, rebasing over concurrent commits; in legacy
    * form when the write form asks for it and a legacy operation expresses it exactly
-   * ({@link LegacyLowering}), which is then checked and rebased by the legacy rules.
+   * ({@link LegacyForm}), which is then checked and rebased by the legacy rules.
    */
   public CommitResult commit() {
     CompositeOperation op = operation();
@@ -271,7 +271,7 @@ public final class TransactionBuilder {
     if (form == WriteForm.COMPOSITE) {
       return java.util.Optional.empty();
     }
-    return LegacyLowering.lower(op, read.manifest(), read.indices(), readVersion).operation();
+    return LegacyForm.lower(op, read.manifest(), read.indices(), readVersion).operation();
   }
 
   /** The one non-empty step's description, kept as {@link WriteForm#STEP_PROPERTY}. */

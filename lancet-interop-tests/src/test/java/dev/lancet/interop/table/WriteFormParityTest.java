@@ -11,7 +11,7 @@ import dev.lancet.core.apply.CompositeApply;
 import dev.lancet.core.commit.StoreManifestHistory;
 import dev.lancet.core.operation.LegacyApply;
 import dev.lancet.core.operation.LegacyOperation;
-import dev.lancet.core.transaction.LegacyLowering;
+import dev.lancet.core.transaction.LegacyForm;
 import dev.lancet.core.transaction.WriteForm;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.core.version.VersionEntry;
@@ -194,7 +194,7 @@ class WriteFormParityTest {
           .isEqualTo(TransactionProtos.Transaction.OperationCase.COMPOSITE_OPERATION);
       assertThat(txn.getReadVersion()).isEqualTo(read);
       CompositeOperation op = ActionCodec.decode(txn.getCompositeOperation());
-      LegacyLowering.Outcome out = LegacyLowering.lower(op, readSnap.manifest(),
+      LegacyForm.Outcome out = LegacyForm.lower(op, readSnap.manifest(),
           readSnap.indices(), read);
       assertThat(out.operation()).as("lowered (%s)", out.whyNot()).isPresent();
       lowered = out.operation().get();

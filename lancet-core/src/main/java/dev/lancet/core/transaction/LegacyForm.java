@@ -45,8 +45,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Lowers a composite operation to the one legacy operation that expresses it exactly, for the
- * {@link WriteForm#LEGACY_WHEN_EXACT} write form (docs/decisions/0023).
+ * The legacy form of a composite operation: the one legacy operation that expresses it exactly,
+ * for the {@link WriteForm#LEGACY_WHEN_EXACT} write form (docs/decisions/0023). The opposite
+ * direction, a committed legacy operation lowered to actions for the conflict check, is
+ * {@code dev.lancet.core.conflict.legacy.LegacyLowering}.
  *
  * <p>"Exactly" means two things. The legacy operation's apply on the read version produces the
  * same manifest and index list as the composite's apply: this is not argued but checked, every
@@ -59,8 +61,8 @@ import java.util.Set;
  * one commit, reservations, overlays, column rewrites in place, index and base changes stay
  * composite.
  */
-public final class LegacyLowering {
-  private LegacyLowering() {}
+public final class LegacyForm {
+  private LegacyForm() {}
 
   /** The lowered operation, or why the commit stays composite. */
   public record Outcome(Optional<LegacyOperation> operation, String whyNot) {
