@@ -113,7 +113,7 @@ class WriteProtocolTest {
   }
 
   @Test
-  void anAbortedJobLeavesTheTableAndItsDirectoryAsTheyWere() {
+  void anAbortedJobLeavesTheTableAndItsDirectoryAsTheyWere() throws Exception {
     Path table = SparkTestSession.newDir("abort").resolve("t.lance");
     String uri = table.toString();
     ids(0, 10, 1).write().format("lancet").mode("append").save(uri);
@@ -123,13 +123,50 @@ class WriteProtocolTest {
     }
     Dataset<Row> df = ids(10, 410, 4).mapPartitions(new FailAfter(2, 99),
         org.apache.spark.sql.catalyst.encoders.ExpressionEncoder.apply(ids(0, 1, 1).schema()));
-    assertThatThrownBy(() -> df.write().format("lancet").mode("append")
-        .option("maxRowsPerFile", 20).save(uri)).hasStackTraceContaining("injected failure");
+    TaskEnds tasks = new TaskEnds();
+    SparkTestSession.get().sparkContext().addSparkListener(tasks);
+    try {
+      assertThatThrownBy(() -> df.write().format("lancet").mode("append")
+          .option("maxRowsPerFile", 20).save(uri)).hasStackTraceContaining("injected failure");
+      // save() fails as soon as one task fails; Spark kills the others asynchronously, and each
+      // cleans up in its DataWriter.abort. The directory is judged once every task has ended.
+      SparkTestSession.get().sparkContext().listenerBus().waitUntilEmpty(); // every start seen
+      tasks.awaitAllEnded();
+    } finally {
+      SparkTestSession.get().sparkContext().removeSparkListener(tasks);
+    }
     try (LanceTable t = LanceTable.open(uri)) {
       assertThat(t.version()).isEqualTo(before);
     }
     assertThat(TableFiles.orphans(table)).isEmpty();
     assertThat(sortedIds(uri)).isEqualTo(range(0, 10));
+  }
+
+  /** Counts task starts and ends so a test can wait until no task of its jobs is running. */
+  private static final class TaskEnds extends org.apache.spark.scheduler.SparkListener {
+    private int running;
+
+    @Override
+    public synchronized void onTaskStart(org.apache.spark.scheduler.SparkListenerTaskStart start) {
+      running++;
+    }
+
+    @Override
+    public synchronized void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+      running--;
+      notifyAll();
+    }
+
+    synchronized void awaitAllEnded() throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (running > 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError(running + " Spark task(s) still running 60 s after the job failed");
+        }
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+    }
   }
 
   /** What Spark hands the writer factory and the batch write, driven the way Spark drives them. */
