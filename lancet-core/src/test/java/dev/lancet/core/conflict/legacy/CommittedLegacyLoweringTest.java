@@ -173,11 +173,27 @@ class CommittedLegacyLoweringTest {
     assertThat(check(addColumn, LegacyFootprints.of(rw(1, 2)).orElse(Footprint.builder().build()))
         .conflicts()).as("the payload alone does not name fragment 3").isFalse();
 
-    for (Transaction payloadOnly : List.of(ap(), dl(1), up(1), uc("k"), rf(), ow(), rs())) {
-      assertThat(LegacyFootprints.readsVersions(payloadOnly)).as(payloadOnly.getOperationCase().name()).isFalse();
-      assertThat(LegacyFootprints.ofCommitted(payloadOnly, new CommittedVersions(before, List.of(), landed,
-          List.of(), Optional.of(before)))).isEqualTo(LegacyFootprints.ofCommitted(payloadOnly));
+    // A payload kind claims the step V-1 -> V too when the manifests are at hand, but its
+    // recorded read version is never diffed (restamped for Delete/Update/DataOverlay): the read
+    // manifest below holds fragment 4, which neither V-1 nor V has, and it is not claimed.
+    Manifest staleRead = table(4, List.of(field(0, "i")), Fragment.of(4, 10, List.of(FILE_I)));
+    CompositeOperation addColumnTo4 = op(AddField.topLevel(0, field(0, "s")),
+        new dev.lancet.core.action.AddDataFile(Ref.committed(4), FILE_J, List.of(Ref.local(0)), true));
+    for (Transaction payloadOnly : List.of(ap(), dl(1), up(1), uc("k"), rf(), ci(), mw())) {
+      String kind = payloadOnly.getOperationCase().name();
+      assertThat(LegacyFootprints.readsVersions(payloadOnly)).as(kind).isFalse();
+      Footprint diffed = footprint(payloadOnly, before, landed, Optional.of(staleRead));
+      assertThat(check(addColumn, diffed).collisions()).as(kind)
+          .anyMatch(c -> c instanceof Collision.Fragment f && f.fragment() == 3);
+      assertThat(check(addColumnTo4, diffed).conflicts()).as(kind + ": the read version is not a base").isFalse();
+      Footprint alone = LegacyFootprints.ofCommitted(payloadOnly).footprint().orElseThrow();
+      assertThat(check(addColumn, alone).conflicts()).as(kind + " from its payload alone").isFalse();
+      // With nothing dropped, the manifests add nothing.
+      assertThat(LegacyFootprints.ofCommitted(payloadOnly, new CommittedVersions(landed, List.of(), landed,
+          List.of(), Optional.of(staleRead)))).as(kind).isEqualTo(LegacyFootprints.ofCommitted(payloadOnly));
     }
+    assertThat(LegacyFootprints.ofCommitted(cl(), new CommittedVersions(before, List.of(), landed, List.of(),
+        Optional.empty())).footprint()).as("a kind without a footprint stays without one").isEmpty();
     assertThat(LegacyFootprints.ofCommitted(dl(1)).footprint()).isEqualTo(LegacyFootprints.of(dl(1)));
   }
 
