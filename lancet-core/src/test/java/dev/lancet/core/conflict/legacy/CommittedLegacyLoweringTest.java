@@ -197,6 +197,53 @@ class CommittedLegacyLoweringTest {
     assertThat(LegacyFootprints.ofCommitted(dl(1)).footprint()).isEqualTo(LegacyFootprints.of(dl(1)));
   }
 
+  /**
+   * A compaction lowered to actions (LegacyLowering.rewrite): applied to the version before it,
+   * it gives the manifest it landed, with a reserved new id (lance-core's compact() reserves it
+   * first) and a minted one; it refuses what actions cannot say, with the reason.
+   */
+  @Test
+  void aCompactionLowersToNoDataChangeActionsAndRefusesWhatActionsCannotSay() {
+    DataFile compactedA = new DataFile("c9.lance", List.of(0), List.of(0), 2, 0, 10);
+    DataFile compactedB = new DataFile("c10.lance", List.of(0), List.of(0), 2, 0, 10);
+    Manifest before = table(5, List.of(field(0, "i")), Fragment.of(0, 10, List.of(FILE_I)),
+        Fragment.of(1, 10, List.of(FILE_I)), Fragment.of(2, 10, List.of(FILE_I)));
+    // max_fragment_id 9 in table(): id 9 was reserved, 10 is the next the apply mints.
+    Manifest landed = table(6, List.of(field(0, "i")), Fragment.of(0, 10, List.of(FILE_I)),
+        Fragment.of(9, 12, List.of(compactedA)), Fragment.of(10, 8, List.of(compactedB)));
+    landed = landed.toBuilder().maxFragmentId(OptionalLong.of(10)).build();
+    LegacyLowering.Result r = LegacyLowering.rewrite(rw(1, 2), before, List.of(), landed, List.of());
+    CompositeOperation lowered = r.operation().orElseThrow(() -> new AssertionError(r.whyNot()));
+    assertThat(lowered.actions()).noneMatch(dev.lancet.core.action.Action::isDataChange);
+    Manifest applied = CompositeApply.apply(before, List.of(), lowered, 5).manifest();
+    assertThat(applied.fragments()).isEqualTo(landed.fragments());
+    assertThat(applied.maxFragmentId()).isEqualTo(landed.maxFragmentId());
+
+    // A minted new fragment with a deletion file: no action reaches it by id.
+    Manifest withDeletions = landed.toBuilder().fragments(List.of(Fragment.of(0, 10, List.of(FILE_I)),
+        Fragment.of(9, 12, List.of(compactedA)), Fragment.of(10, 8, List.of(compactedB)).toBuilder()
+            .deletionFile(Optional.of(new DeletionFile(DeletionFile.Kind.BITMAP, 6, 1, 1))).build())).build();
+    assertThat(LegacyLowering.rewrite(rw(1, 2), before, List.of(), withDeletions, List.of()).whyNot())
+        .contains("deletion file");
+    // New fragments placed among the kept ones (lance-core keeps a group's position).
+    Manifest reordered = landed.toBuilder().fragments(List.of(Fragment.of(9, 12, List.of(compactedA)),
+        Fragment.of(0, 10, List.of(FILE_I)), Fragment.of(10, 8, List.of(compactedB)))).build();
+    assertThat(LegacyLowering.rewrite(rw(1, 2), before, List.of(), reordered, List.of()).whyNot())
+        .contains("orders fragments by id");
+    // A kept fragment that changed, and a rewritten one that stayed.
+    Manifest changed = landed.toBuilder().fragments(List.of(Fragment.of(0, 11, List.of(FILE_I)),
+        Fragment.of(9, 12, List.of(compactedA)), Fragment.of(10, 8, List.of(compactedB)))).build();
+    assertThat(LegacyLowering.rewrite(rw(1, 2), before, List.of(), changed, List.of()).operation()).isEmpty();
+    Manifest kept = landed.toBuilder().fragments(List.of(Fragment.of(0, 10, List.of(FILE_I)),
+        Fragment.of(1, 10, List.of(FILE_I)), Fragment.of(9, 12, List.of(compactedA)))).build();
+    assertThat(LegacyLowering.rewrite(rw(1, 2), before, List.of(), kept, List.of()).operation()).isEmpty();
+    // An id neither reserved nor the next minted one.
+    Manifest skipped = landed.toBuilder().fragments(List.of(Fragment.of(0, 10, List.of(FILE_I)),
+        Fragment.of(11, 20, List.of(compactedA)))).build();
+    assertThat(LegacyLowering.rewrite(rw(1, 2), before, List.of(), skipped, List.of()).whyNot())
+        .contains("neither a reserved id");
+  }
+
   @Test
   void configReservationsAndWholeTableReplacements() {
     Manifest m = table(5, List.of(field(0, "i")), Fragment.of(0, 10, List.of(FILE_I)));
