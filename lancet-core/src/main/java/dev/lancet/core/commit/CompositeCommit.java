@@ -75,7 +75,8 @@ public final class CompositeCommit implements PendingCommit {
       LegacyVerdict verdict = LegacyCommit.raiseConflicts(LegacyConflicts.check(transaction, footprint, theirs,
           LegacyFootprints.readsVersions(theirs)
               ? LegacyFootprints.ofCommitted(theirs, around(winnerVersion, theirs, name))
-              : LegacyFootprints.ofCommitted(theirs)), winnerVersion, theirs);
+              : held(winnerVersion).map(v -> LegacyFootprints.ofCommitted(theirs, v))
+                  .orElseGet(() -> LegacyFootprints.ofCommitted(theirs))), winnerVersion, theirs);
       java.util.Set<Long> fragments = new java.util.TreeSet<>();
       for (SecondPhaseObligation o : verdict.obligations()) {
         if (o instanceof SecondPhaseObligation.IntersectDeletions d) {
@@ -125,6 +126,23 @@ public final class CompositeCommit implements PendingCommit {
         landed.get().indices(), readSnapshot.map(Snapshot::manifest));
   }
 
+  /**
+   * The winner at {@code winnerVersion} and the version before it, when both are in memory
+   * already (the winner as the commit loop loaded it; the one before as the previous winner, or
+   * the version the previous attempt applied onto, usually our read version): a payload-only
+   * winner's dropped fragments are then claimed at the check, at no request (S3RequestCountsTest).
+   * Otherwise empty, and rule 5 of decision 0022 stops a rebase that names such a fragment.
+   */
+  private Optional<CommittedVersions> held(long winnerVersion) {
+    Optional<Snapshot> landed = history.peek(winnerVersion);
+    Optional<Snapshot> before = history.peek(winnerVersion - 1);
+    if (landed.isEmpty() || before.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new CommittedVersions(before.get().manifest(), before.get().indices(),
+        landed.get().manifest(), landed.get().indices(), Optional.empty()));
+  }
+
   private CompositeCommit withRowChecks(Collection<Long> fragments, long winnerVersion, String winnerOperation) {
     if (fragments.isEmpty()) {
       return this;
@@ -138,6 +156,8 @@ public final class CompositeCommit implements PendingCommit {
 
   @Override
   public Rebased applyTo(Snapshot latest) throws IOException {
+    // Kept: a retry's first winner is the version after this one (see held).
+    history.remember(latest, transaction.getReadVersion());
     CompositeOperation op = operation;
     TransactionProtos.Transaction txn = transaction;
     if (!rowChecks.isEmpty()) {

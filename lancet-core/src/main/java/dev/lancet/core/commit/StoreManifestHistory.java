@@ -54,6 +54,11 @@ public final class StoreManifestHistory implements ManifestHistory {
     loaded.putIfAbsent(version.version(), version);
   }
 
+  /** Version {@code version} if it is loaded already; never a request. */
+  public synchronized Optional<Snapshot> peek(long version) {
+    return Optional.ofNullable(loaded.get(version));
+  }
+
   /** Version {@code version}, or empty when the table no longer has it (cleaned up). */
   public synchronized Optional<Snapshot> find(long version) throws IOException {
     Snapshot s = loaded.get(version);

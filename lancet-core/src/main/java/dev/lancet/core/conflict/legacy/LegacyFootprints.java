@@ -110,11 +110,16 @@ public final class LegacyFootprints {
    * </ul>
    *
    * A fragment a winner dropped beyond its payload (lance-core's Append drops fragments whose
-   * rows are all deleted) and that the committing transaction names is found when it is
-   * re-applied: the commit loop reports it as a conflict with the version that removed it.
+   * rows are all deleted) is claimed by {@link #ofCommitted(Transaction, CommittedVersions)} when
+   * the manifests around the winner are at hand; without them, a committing transaction that
+   * names it is stopped when it is re-applied: the commit loop reports it as a conflict with
+   * the version that removed it (decision 0022, rule 5).
    */
   public static Lowering ofCommitted(Transaction t) {
-    FootprintBuilder fp = Footprint.builder();
+    return ofCommitted(t, Footprint.builder());
+  }
+
+  private static Lowering ofCommitted(Transaction t, FootprintBuilder fp) {
     switch (t.getOperationCase()) {
       case OVERWRITE:
       case RESTORE:
@@ -150,14 +155,20 @@ public final class LegacyFootprints {
    *       when that version was cleaned up or no faithful lowering exists.
    *   <li>Each of them also removes every fragment its version dropped (in the version before
    *       it or in its read version, and not in its manifest).
-   *   <li>Any other kind: {@link #ofCommitted(Transaction)} (the manifests are not read). Delete,
-   *       Update and DataOverlay in particular are never diffed: their recorded read version is
-   *       restamped (seed §3 constraint 3) and their payload names what they remove.
+   *   <li>Any other kind (an Append, a Delete, ...): {@link #ofCommitted(Transaction)}, plus a
+   *       removal of every fragment in {@code v.before()} that is not in {@code v.landed()}
+   *       beyond its payload (lance-core's Append drops fragments whose rows are all deleted).
+   *       Only the published step V−1 → V is diffed, never the recorded read version: Delete,
+   *       Update and DataOverlay restamp theirs (seed §3 constraint 3), and V−1 → V is what the
+   *       version did whatever its transaction says it read. The commit path passes the
+   *       manifests only when it holds them already (no request for a payload kind).
    * </ul>
    */
   public static Lowering ofCommitted(Transaction t, CommittedVersions v) {
     if (!readsVersions(t)) {
-      return ofCommitted(t);
+      Lowering payload = ofCommitted(t, removedBetween(Footprint.builder(), v));
+      // A kind with no faithful footprint stays without one: the removals do not make it one.
+      return payload.footprint().isPresent() ? payload : ofCommitted(t);
     }
     FootprintBuilder fp = Footprint.builder();
     if (t.hasRewrite()) {
@@ -179,6 +190,14 @@ public final class LegacyFootprints {
       }
     }
     return Lowering.of(removals(fp, v));
+  }
+
+  /** Removes every fragment in the version before that the version lacks (V−1 → V only). */
+  private static FootprintBuilder removedBetween(FootprintBuilder fp, CommittedVersions v) {
+    for (long id : v.removedFragments(false)) {
+      fp.removeFragment(Ref.committed(id));
+    }
+    return fp;
   }
 
   /** Removes every fragment the version dropped (see {@link #ofCommitted}). */

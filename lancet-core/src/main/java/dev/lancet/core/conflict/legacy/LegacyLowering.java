@@ -3,6 +3,7 @@ package dev.lancet.core.conflict.legacy;
 import dev.lancet.core.action.Action;
 import dev.lancet.core.action.AddDataFile;
 import dev.lancet.core.action.AddField;
+import dev.lancet.core.action.AddFragment;
 import dev.lancet.core.action.AlterField;
 import dev.lancet.core.action.CompositeOperation;
 import dev.lancet.core.action.ConfigUpdate;
@@ -11,12 +12,14 @@ import dev.lancet.core.action.DropField;
 import dev.lancet.core.action.Ref;
 import dev.lancet.core.action.RefreshRowVersionMetadata;
 import dev.lancet.core.action.RemoveFragment;
+import dev.lancet.core.action.SetDeletionFile;
 import dev.lancet.core.action.UserStep;
 import dev.lancet.core.operation.LegacyOperationCodec;
 import dev.lancet.core.operation.UpdateConfig;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
+import dev.lancet.format.model.IndexSegment;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.format.model.Schema;
 import java.util.ArrayList;
@@ -45,7 +48,10 @@ import dev.lancet.format.pb.TransactionProtos.Transaction;
  *       drop), a renamed field an {@code AlterField} rename.
  * </ul>
  *
- * Anything else (a field whose type, nullability, parent or metadata changed, a fragment whose
+ * A Rewrite is lowered against the version it was applied onto ({@link #rewrite}): lance-core
+ * rebuilds its payload against the newest version while keeping the read version it recorded.
+ *
+ * <p>Anything else (a field whose type, nullability, parent or metadata changed, a fragment whose
  * rows, deletions or existing files changed, schema metadata) has no faithful lowering here: the
  * result is empty with the reason, and the caller fails closed.
  */
@@ -162,6 +168,111 @@ public final class LegacyLowering {
       actions.add(new RefreshRowVersionMetadata(refresh));
     }
     return Result.of("merge: add " + tokenOf.size() + " field(s)", actions);
+  }
+
+  /**
+   * A committed Rewrite (compaction) that produced {@code landed} on {@code before} (the version
+   * it was applied onto): a {@code RemoveFragment} of every fragment it rewrote, then per new
+   * fragment (those {@code landed} has and {@code before} lacks, in id order) an
+   * {@code AddFragment} carrying the row ids and row versions lance-core wrote and an
+   * {@code AddDataFile} per file, all with {@code data_change = false} (seed §3 constraint 1).
+   * The new fragments are taken from the manifest, not the transaction, which may carry them
+   * before their ids were assigned.
+   *
+   * <p>lance-core's {@code compact()} reserves the new fragments' ids in a ReserveFragments
+   * version just before the Rewrite: a new id at or below the base's {@code max_fragment_id} is
+   * added as that reserved Committed id (a deletion file on it is a {@code SetDeletionFile});
+   * an id above it must be the next one the apply mints for a Local token.
+   *
+   * <p>No lowering (empty, with the reason) where actions cannot say it: a minted (Local) new
+   * fragment with a deletion file (it cannot be named by id, so no SetDeletionFile reaches it),
+   * new fragment ids other than reserved ones or the ones the apply mints,
+   * a file holding a field that is not in the schema, a fragment kept but changed, remapped or
+   * replaced index segments (kept for the footprint route, which claims them), and a fragment
+   * order other than ascending ids (lance-core puts a group's new fragments where its old ones
+   * were, Lancet's apply orders fragments by id). The footprint of a Rewrite does not depend on
+   * this lowering ({@link LegacyFootprints}); it is the proof that the route's claims describe
+   * what lance-core wrote (LanceRewriteLoweringInteropTest).
+   */
+  public static Result rewrite(Transaction t, Manifest before, List<IndexSegment> beforeIndices,
+      Manifest landed, List<IndexSegment> landedIndices) {
+    if (!t.hasRewrite()) {
+      return Result.none("not a Rewrite");
+    }
+    if (!new HashSet<>(beforeIndices).equals(new HashSet<>(landedIndices))) {
+      return Result.none("the Rewrite remapped or replaced index segments, which this lowering does not express");
+    }
+    Set<Long> rewritten = LegacyOps.rewrittenIds(t);
+    Map<Long, Fragment> old = new HashMap<>();
+    before.fragments().forEach(f -> old.put(f.id(), f));
+    for (long id : rewritten) {
+      if (!old.containsKey(id)) {
+        return Result.none("the Rewrite rewrote fragment " + id + ", which version " + before.version() + " lacks");
+      }
+    }
+    List<Long> order = new ArrayList<>();
+    landed.fragments().forEach(f -> order.add(f.id()));
+    List<Long> sorted = new ArrayList<>(order);
+    sorted.sort(null);
+    if (!order.equals(sorted)) {
+      return Result.none("lance-core placed the new fragments among the kept ones (fragment order " + order
+          + "); Lancet's apply orders fragments by id");
+    }
+    List<Action> actions = new ArrayList<>();
+    for (long id : rewritten) {
+      actions.add(new RemoveFragment(Ref.committed(id), false));
+    }
+    // lance-core's compact() reserves the new ids first (a ReserveFragments version before the
+    // Rewrite): an id up to the base's max_fragment_id is such a reserved id, added as Committed.
+    long reservedUpTo = before.maxFragmentId().orElse(-1);
+    long nextId = reservedUpTo + 1;
+    Set<Integer> fields = before.schema().byId().keySet();
+    int token = 0;
+    int added = 0;
+    for (Fragment f : landed.fragments()) {
+      Fragment b = old.get(f.id());
+      if (b != null) {
+        if (rewritten.contains(f.id()) || !b.equals(f)) {
+          return Result.none("the Rewrite changes fragment " + f.id() + ", which it does not replace");
+        }
+        continue;
+      }
+      Ref ref;
+      if (f.id() <= reservedUpTo) {
+        ref = Ref.committed(f.id());
+      } else if (f.id() == nextId) {
+        ref = Ref.local(token++);
+        nextId++;
+      } else {
+        return Result.none("the Rewrite's new fragment " + f.id() + " is neither a reserved id nor the id the apply mints ("
+            + nextId + ")");
+      }
+      if (f.deletionFile().isPresent() && !(ref instanceof Ref.Committed)) {
+        return Result.none("the Rewrite's new fragment " + f.id() + " has a deletion file, which no action sets on a minted fragment");
+      }
+      added++;
+      actions.add(new AddFragment(ref, f.physicalRows(), f.rowIds(), f.lastUpdatedAtVersions(),
+          f.createdAtVersions(), false));
+      for (DataFile file : f.files()) {
+        List<Ref> refs = new ArrayList<>();
+        for (int id : file.fields()) {
+          if (!fields.contains(id)) {
+            return Result.none("the Rewrite's file " + file.path() + " holds field " + id + ", which is not in the schema");
+          }
+          refs.add(Ref.committed(id));
+        }
+        actions.add(new AddDataFile(ref, file, refs, false));
+      }
+      if (f.deletionFile().isPresent()) {
+        actions.add(new SetDeletionFile(f.id(), f.deletionFile(), false));
+      }
+    }
+    for (long id : rewritten) {
+      if (landed.fragments().stream().anyMatch(f -> f.id() == id)) {
+        return Result.none("the Rewrite keeps fragment " + id + ", which it says it rewrote");
+      }
+    }
+    return Result.of("compaction: rewrite " + rewritten.size() + " fragment(s) into " + added, actions);
   }
 
   /** A Project planned on {@code read} that produced {@code landed}. */

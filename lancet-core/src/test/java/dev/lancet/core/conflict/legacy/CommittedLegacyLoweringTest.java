@@ -173,12 +173,75 @@ class CommittedLegacyLoweringTest {
     assertThat(check(addColumn, LegacyFootprints.of(rw(1, 2)).orElse(Footprint.builder().build()))
         .conflicts()).as("the payload alone does not name fragment 3").isFalse();
 
-    for (Transaction payloadOnly : List.of(ap(), dl(1), up(1), uc("k"), rf(), ow(), rs())) {
-      assertThat(LegacyFootprints.readsVersions(payloadOnly)).as(payloadOnly.getOperationCase().name()).isFalse();
-      assertThat(LegacyFootprints.ofCommitted(payloadOnly, new CommittedVersions(before, List.of(), landed,
-          List.of(), Optional.of(before)))).isEqualTo(LegacyFootprints.ofCommitted(payloadOnly));
+    // A payload kind claims the step V-1 -> V too when the manifests are at hand, but its
+    // recorded read version is never diffed (restamped for Delete/Update/DataOverlay): the read
+    // manifest below holds fragment 4, which neither V-1 nor V has, and it is not claimed.
+    Manifest staleRead = table(4, List.of(field(0, "i")), Fragment.of(4, 10, List.of(FILE_I)));
+    CompositeOperation addColumnTo4 = op(AddField.topLevel(0, field(0, "s")),
+        new dev.lancet.core.action.AddDataFile(Ref.committed(4), FILE_J, List.of(Ref.local(0)), true));
+    for (Transaction payloadOnly : List.of(ap(), dl(1), up(1), uc("k"), rf(), ci(), mw())) {
+      String kind = payloadOnly.getOperationCase().name();
+      assertThat(LegacyFootprints.readsVersions(payloadOnly)).as(kind).isFalse();
+      Footprint diffed = footprint(payloadOnly, before, landed, Optional.of(staleRead));
+      assertThat(check(addColumn, diffed).collisions()).as(kind)
+          .anyMatch(c -> c instanceof Collision.Fragment f && f.fragment() == 3);
+      assertThat(check(addColumnTo4, diffed).conflicts()).as(kind + ": the read version is not a base").isFalse();
+      Footprint alone = LegacyFootprints.ofCommitted(payloadOnly).footprint().orElseThrow();
+      assertThat(check(addColumn, alone).conflicts()).as(kind + " from its payload alone").isFalse();
+      // With nothing dropped, the manifests add nothing.
+      assertThat(LegacyFootprints.ofCommitted(payloadOnly, new CommittedVersions(landed, List.of(), landed,
+          List.of(), Optional.of(staleRead)))).as(kind).isEqualTo(LegacyFootprints.ofCommitted(payloadOnly));
     }
+    assertThat(LegacyFootprints.ofCommitted(cl(), new CommittedVersions(before, List.of(), landed, List.of(),
+        Optional.empty())).footprint()).as("a kind without a footprint stays without one").isEmpty();
     assertThat(LegacyFootprints.ofCommitted(dl(1)).footprint()).isEqualTo(LegacyFootprints.of(dl(1)));
+  }
+
+  /**
+   * A compaction lowered to actions (LegacyLowering.rewrite): applied to the version before it,
+   * it gives the manifest it landed, with a reserved new id (lance-core's compact() reserves it
+   * first) and a minted one; it refuses what actions cannot say, with the reason.
+   */
+  @Test
+  void aCompactionLowersToNoDataChangeActionsAndRefusesWhatActionsCannotSay() {
+    DataFile compactedA = new DataFile("c9.lance", List.of(0), List.of(0), 2, 0, 10);
+    DataFile compactedB = new DataFile("c10.lance", List.of(0), List.of(0), 2, 0, 10);
+    Manifest before = table(5, List.of(field(0, "i")), Fragment.of(0, 10, List.of(FILE_I)),
+        Fragment.of(1, 10, List.of(FILE_I)), Fragment.of(2, 10, List.of(FILE_I)));
+    // max_fragment_id 9 in table(): id 9 was reserved, 10 is the next the apply mints.
+    Manifest landed = table(6, List.of(field(0, "i")), Fragment.of(0, 10, List.of(FILE_I)),
+        Fragment.of(9, 12, List.of(compactedA)), Fragment.of(10, 8, List.of(compactedB)));
+    landed = landed.toBuilder().maxFragmentId(OptionalLong.of(10)).build();
+    LegacyLowering.Result r = LegacyLowering.rewrite(rw(1, 2), before, List.of(), landed, List.of());
+    CompositeOperation lowered = r.operation().orElseThrow(() -> new AssertionError(r.whyNot()));
+    assertThat(lowered.actions()).noneMatch(dev.lancet.core.action.Action::isDataChange);
+    Manifest applied = CompositeApply.apply(before, List.of(), lowered, 5).manifest();
+    assertThat(applied.fragments()).isEqualTo(landed.fragments());
+    assertThat(applied.maxFragmentId()).isEqualTo(landed.maxFragmentId());
+
+    // A minted new fragment with a deletion file: no action reaches it by id.
+    Manifest withDeletions = landed.toBuilder().fragments(List.of(Fragment.of(0, 10, List.of(FILE_I)),
+        Fragment.of(9, 12, List.of(compactedA)), Fragment.of(10, 8, List.of(compactedB)).toBuilder()
+            .deletionFile(Optional.of(new DeletionFile(DeletionFile.Kind.BITMAP, 6, 1, 1))).build())).build();
+    assertThat(LegacyLowering.rewrite(rw(1, 2), before, List.of(), withDeletions, List.of()).whyNot())
+        .contains("deletion file");
+    // New fragments placed among the kept ones (lance-core keeps a group's position).
+    Manifest reordered = landed.toBuilder().fragments(List.of(Fragment.of(9, 12, List.of(compactedA)),
+        Fragment.of(0, 10, List.of(FILE_I)), Fragment.of(10, 8, List.of(compactedB)))).build();
+    assertThat(LegacyLowering.rewrite(rw(1, 2), before, List.of(), reordered, List.of()).whyNot())
+        .contains("orders fragments by id");
+    // A kept fragment that changed, and a rewritten one that stayed.
+    Manifest changed = landed.toBuilder().fragments(List.of(Fragment.of(0, 11, List.of(FILE_I)),
+        Fragment.of(9, 12, List.of(compactedA)), Fragment.of(10, 8, List.of(compactedB)))).build();
+    assertThat(LegacyLowering.rewrite(rw(1, 2), before, List.of(), changed, List.of()).operation()).isEmpty();
+    Manifest kept = landed.toBuilder().fragments(List.of(Fragment.of(0, 10, List.of(FILE_I)),
+        Fragment.of(1, 10, List.of(FILE_I)), Fragment.of(9, 12, List.of(compactedA)))).build();
+    assertThat(LegacyLowering.rewrite(rw(1, 2), before, List.of(), kept, List.of()).operation()).isEmpty();
+    // An id neither reserved nor the next minted one.
+    Manifest skipped = landed.toBuilder().fragments(List.of(Fragment.of(0, 10, List.of(FILE_I)),
+        Fragment.of(11, 20, List.of(compactedA)))).build();
+    assertThat(LegacyLowering.rewrite(rw(1, 2), before, List.of(), skipped, List.of()).whyNot())
+        .contains("neither a reserved id");
   }
 
   @Test
