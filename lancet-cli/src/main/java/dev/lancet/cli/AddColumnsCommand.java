@@ -20,7 +20,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet add-columns}: new columns, all-null or from a file aligned with the table. */
@@ -37,11 +36,9 @@ public final class AddColumnsCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Mixin
-  StorageOptionsMixin storage;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   static final class Source {
     @Option(names = "--from", paramLabel = "FILE", description = "The new columns' values.")
@@ -64,7 +61,7 @@ public final class AddColumnsCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     CommitInfo info;
     try (BufferAllocator alloc = new RootAllocator();
-        LanceTable table = LanceTable.open(location, storage.options())) {
+        LanceTable table = target.open()) {
       if (source.nulls != null) {
         List<Field> fields = new ArrayList<>();
         for (String spec : source.nulls) {

@@ -11,7 +11,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet alter-columns}: renames, nullability changes and casts, in one commit. */
@@ -28,11 +27,9 @@ public final class AlterColumnsCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Mixin
-  StorageOptionsMixin storage;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--rename", paramLabel = "a=b", description = "Rename column a to b (repeatable).")
   List<String> renames;
@@ -49,7 +46,7 @@ public final class AlterColumnsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommitInfo info;
-    try (LanceTable table = LanceTable.open(location, storage.options())) {
+    try (LanceTable table = target.open()) {
       AlterColumns alter = table.alterColumns();
       for (String r : renames == null ? List.<String>of() : renames) {
         String[] kv = TypeSpecs.pair(r, "--rename");

@@ -15,7 +15,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet append}: appends the rows of an Arrow IPC or CSV file to a table. */
@@ -31,11 +30,9 @@ public final class AppendCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Mixin
-  StorageOptionsMixin storage;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--from", required = true, paramLabel = "FILE", description = "The rows.")
   Path from;
@@ -60,7 +57,7 @@ public final class AppendCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     try (BufferAllocator alloc = new RootAllocator();
-        LanceTable table = LanceTable.open(location, storage.options());
+        LanceTable table = target.open();
         ArrowReader reader = InputFiles.open(from, Optional.ofNullable(inputFormat)
             .map(InputFiles::parseFormat), Optional.of(table.schema()), alloc);
         Progress p = new Progress(spec.commandLine().getErr(), progress, "appended")) {

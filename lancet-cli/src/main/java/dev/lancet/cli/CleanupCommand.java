@@ -9,7 +9,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet cleanup}: removes old versions and files nothing references. */
@@ -24,11 +23,9 @@ public final class CleanupCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Mixin
-  StorageOptionsMixin storage;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--older-than", required = true, paramLabel = "DURATION", description = "The age threshold.")
   String olderThan;
@@ -42,7 +39,7 @@ public final class CleanupCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CleanupReport r;
-    try (LanceTable table = LanceTable.open(location, storage.options())) {
+    try (LanceTable table = target.open()) {
       var cleanup = table.cleanup().olderThan(Durations.parse(olderThan));
       r = dryRun ? cleanup.dryRun() : cleanup.commit();
     }

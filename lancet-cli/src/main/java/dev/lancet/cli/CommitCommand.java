@@ -21,7 +21,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet commit}: publishes an operation written as protobuf JSON. */
@@ -38,11 +37,9 @@ public final class CommitCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Mixin
-  StorageOptionsMixin storage;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory, file:///path, s3://bucket/path or az://container/path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--file", required = true, paramLabel = "OP.json", description = "The operation.")
   Path file;
@@ -108,7 +105,7 @@ public final class CommitCommand implements Callable<Integer> {
     }
     CommitResult result;
     String written;
-    try (Table table = Table.open(location, storage.options())) {
+    try (Table table = Table.open(target.location(), target.storageOptions())) {
       long planned = readVersion != null ? readVersion
           : txn.getReadVersion() != 0 ? txn.getReadVersion() : table.latest().version();
       String uuid = txn.getUuid().isEmpty() ? UUID.randomUUID().toString() : txn.getUuid();

@@ -11,7 +11,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet compact}: rewrites small fragments and fragments with many deleted rows. */
@@ -28,8 +27,8 @@ public final class CompactCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--target-rows-per-fragment", paramLabel = "N",
       description = "Rows per compacted fragment (default: 1048576).")
@@ -44,7 +43,7 @@ public final class CompactCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LanceTable table = LanceTable.open(location);
+    try (LanceTable table = target.open();
         Progress p = new Progress(spec.commandLine().getErr(), options.progress, "rewrote")) {
       Compaction c = table.compact().onProgress(p);
       if (targetRows != null) {

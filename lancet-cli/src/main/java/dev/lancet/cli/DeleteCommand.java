@@ -8,7 +8,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet delete}: deletes the rows a SQL filter selects. */
@@ -24,11 +23,11 @@ public final class DeleteCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--where", required = true, paramLabel = "PRED",
-      description = "The rows to delete, e.g. \"id % 10 = 0\" (\"true\": every row).")
+      description = "The rows to delete, e.g. \"id %% 10 = 0\" (\"true\": every row).")
   String where;
 
   @Mixin
@@ -36,7 +35,7 @@ public final class DeleteCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LanceTable table = LanceTable.open(location);
+    try (LanceTable table = target.open();
         Progress p = new Progress(spec.commandLine().getErr(), options.progress, "read")) {
       StatementResult r = options.apply(table.newDelete().where(where).onProgress(p)).commit();
       p.close();

@@ -8,7 +8,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet drop-columns}: removes columns from the schema. */
@@ -24,11 +23,9 @@ public final class DropColumnsCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Mixin
-  StorageOptionsMixin storage;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--columns", required = true, split = ",", paramLabel = "a,b",
       description = "The columns to drop.")
@@ -40,7 +37,7 @@ public final class DropColumnsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommitInfo info;
-    try (LanceTable table = LanceTable.open(location, storage.options())) {
+    try (LanceTable table = target.open()) {
       info = table.dropColumns(columns.toArray(String[]::new));
     }
     Results.print(spec, json, "dropped " + String.join(", ", columns) + " as version " + info.version(),

@@ -18,7 +18,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet merge-insert}: merges the rows of a file into a table by key columns. */
@@ -35,8 +34,8 @@ public final class MergeInsertCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--on", required = true, split = ",", paramLabel = "KEY[,KEY]",
       description = "The key columns.")
@@ -75,7 +74,7 @@ public final class MergeInsertCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     try (BufferAllocator alloc = new RootAllocator();
-        LanceTable table = LanceTable.open(location);
+        LanceTable table = target.open();
         ArrowReader reader = InputFiles.open(from, Optional.ofNullable(inputFormat)
             .map(InputFiles::parseFormat), Optional.of(table.schema()), alloc);
         Progress p = new Progress(spec.commandLine().getErr(), options.progress, "read")) {

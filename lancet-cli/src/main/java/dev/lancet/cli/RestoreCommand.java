@@ -7,7 +7,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet restore}: makes an older version's content the newest version. */
@@ -22,11 +21,9 @@ public final class RestoreCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Mixin
-  StorageOptionsMixin storage;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--version", required = true, paramLabel = "N", description = "The version to restore.")
   long version;
@@ -37,7 +34,7 @@ public final class RestoreCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommitInfo info;
-    try (LanceTable table = LanceTable.open(location, storage.options())) {
+    try (LanceTable table = target.open()) {
       info = table.restore(version);
     }
     Results.print(spec, json, "restored version " + version + " as version " + info.version(),

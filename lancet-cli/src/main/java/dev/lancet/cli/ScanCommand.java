@@ -13,7 +13,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet scan}: prints rows of a table. */
@@ -27,11 +26,9 @@ public final class ScanCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Mixin
-  StorageOptionsMixin storage;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--columns", split = ",", paramLabel = "a,b", description = "Only these columns.")
   List<String> columns;
@@ -48,7 +45,7 @@ public final class ScanCommand implements Callable<Integer> {
   At at;
 
   @Option(names = "--where", paramLabel = "PRED",
-      description = "Only the rows where the SQL filter PRED holds, e.g. \"id % 10 = 0\".")
+      description = "Only the rows where the SQL filter PRED holds, e.g. \"id %% 10 = 0\".")
   String where;
 
   @Option(names = "--limit", paramLabel = "N", description = "At most N rows.")
@@ -76,7 +73,7 @@ public final class ScanCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     ScanOutput.Format f = ScanOutput.parse(format);
-    try (LanceTable table = LanceTable.open(location, storage.options())) {
+    try (LanceTable table = target.open()) {
       Scan scan = table.newScan();
       if (columns != null) {
         scan.select(columns);

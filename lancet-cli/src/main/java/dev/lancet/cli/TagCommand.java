@@ -24,11 +24,9 @@ public final class TagCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Mixin
-  StorageOptionsMixin storage;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Parameters(index = "1", paramLabel = "ACTION", description = "create, move, delete or list.")
   String action;
@@ -44,7 +42,7 @@ public final class TagCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LanceTable table = LanceTable.open(location, storage.options())) {
+    try (LanceTable table = target.open()) {
       switch (action) {
         case "list" -> {
           List<TagInfo> tags = table.tags().list();

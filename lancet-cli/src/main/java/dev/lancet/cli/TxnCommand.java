@@ -23,7 +23,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -63,8 +62,8 @@ public final class TxnCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--max-retries", paramLabel = "K", defaultValue = "20",
       description = "Retries after losing a race (default: ${DEFAULT-VALUE}).")
@@ -143,7 +142,7 @@ public final class TxnCommand implements Callable<Integer> {
           + "--update, --merge-insert, --set-config)");
     }
     List<AutoCloseable> open = new ArrayList<>();
-    try (BufferAllocator alloc = new RootAllocator(); LanceTable table = LanceTable.open(location);
+    try (BufferAllocator alloc = new RootAllocator(); LanceTable table = target.open();
         Progress p = new Progress(spec.commandLine().getErr(), progress, "read")) {
       try {
         TableTransaction txn = table.newTransaction().maxRetries(maxRetries).onProgress(p);

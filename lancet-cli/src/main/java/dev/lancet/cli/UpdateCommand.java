@@ -10,7 +10,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lancet update}: sets columns of the rows a SQL filter selects. */
@@ -27,8 +26,8 @@ public final class UpdateCommand implements Callable<Integer> {
   @Mixin
   HelpOption help;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "The table: a directory or file:///path.")
-  String location;
+  @Mixin
+  TableArgument target;
 
   @Option(names = "--where", paramLabel = "PRED", description = "The rows to update (default: all).")
   String where;
@@ -42,7 +41,7 @@ public final class UpdateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (LanceTable table = LanceTable.open(location);
+    try (LanceTable table = target.open();
         Progress p = new Progress(spec.commandLine().getErr(), options.progress, "read")) {
       Update u = table.newUpdate().onProgress(p);
       if (where != null) {

@@ -29,6 +29,10 @@ class S3CliTest {
     return new Result(code, out.toString(), err.toString());
   }
 
+  private static com.fasterxml.jackson.databind.JsonNode json(Result r) throws java.io.IOException {
+    return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+  }
+
   private static List<String> withOptions(Map<String, String> options, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     options.forEach((k, v) -> {
@@ -65,6 +69,62 @@ class S3CliTest {
     Result txn = run(withOptions(opts, "show-txn", uri, "--version", "2"));
     assertThat(txn.code()).as(txn.err()).isZero();
     assertThat(txn.out()).contains("cfg");
+  }
+
+  /** Every row-level command takes the table's storage options, as the others do. */
+  @Test
+  void rowLevelCommandsTakeStorageOptions() throws Exception {
+    S3ProxyServer server = S3ProxyServer.shared();
+    String uri = "s3://" + server.newBucket("cli-rows") + "/t";
+    Map<String, String> opts = server.storageOptions();
+    try (BufferAllocator alloc = new RootAllocator()) {
+      LanceOnS3.create(uri, opts, alloc, 20, 10);
+    }
+    java.util.SortedSet<Long> model = new java.util.TreeSet<>();
+    for (long i = 0; i < 20; i++) {
+      model.add(i);
+    }
+    Result delete = run(withOptions(opts, "delete", uri, "--where", "id < 2", "--json"));
+    assertThat(delete.code()).as(delete.err()).isZero();
+    assertThat(json(delete).get("rowsDeleted").asLong()).isEqualTo(2);
+    model.removeAll(List.of(0L, 1L));
+
+    Result update = run(withOptions(opts, "update", uri, "--where", "id = 5", "--set", "id=105"));
+    assertThat(update.code()).as(update.err()).isZero();
+    model.remove(5L);
+    model.add(105L);
+
+    Path source = Files.writeString(dir.resolve("s.csv"), "id\n3\n50\n");
+    Result merge = run(withOptions(opts, "merge-insert", uri, "--on", "id", "--from", source.toString(),
+        "--when-matched", "update", "--json"));
+    assertThat(merge.code()).as(merge.err()).isZero();
+    assertThat(json(merge).get("rowsInserted").asLong()).isEqualTo(1);
+    assertThat(json(merge).get("rowsUpdated").asLong()).isEqualTo(1);
+    model.add(50L);
+
+    Result txn = run(withOptions(opts, "txn", uri, "--delete", "id = 7", "--set-config", "k=v"));
+    assertThat(txn.code()).as(txn.err()).isZero();
+    model.remove(7L);
+
+    Result compact = run(withOptions(opts, "compact", uri, "--json"));
+    assertThat(compact.code()).as(compact.err()).isZero();
+
+    try (BufferAllocator alloc = new RootAllocator();
+        org.lance.Dataset ds = LanceOnS3.open(uri, opts, alloc)) {
+      assertThat(ds.getConfig()).containsEntry("k", "v");
+      java.util.SortedSet<Long> ids = new java.util.TreeSet<>();
+      try (org.lance.ipc.LanceScanner scan = ds.newScan();
+          org.apache.arrow.vector.ipc.ArrowReader r = scan.scanBatches()) {
+        while (r.loadNextBatch()) {
+          org.apache.arrow.vector.BigIntVector v =
+              (org.apache.arrow.vector.BigIntVector) r.getVectorSchemaRoot().getVector("id");
+          for (int i = 0; i < v.getValueCount(); i++) {
+            assertThat(ids.add(v.get(i))).as("id %d once", v.get(i)).isTrue();
+          }
+        }
+      }
+      assertThat(ids).isEqualTo(model);
+    }
   }
 
   @Test
