@@ -30,8 +30,12 @@ final class Gather {
       }
       for (int c = 0; c < to.size(); c++) {
         FieldVector target = to.get(c);
+        FieldVector[] sources = new FieldVector[from.size()];
+        for (int b = 0; b < sources.length; b++) {
+          sources[b] = from.get(b).getVector(c);
+        }
         for (int i = 0; i < count; i++) {
-          target.copyFromSafe(rows[i], i, from.get(batches[i]).getVector(c));
+          target.copyFromSafe(rows[i], i, sources[batches[i]]);
         }
         target.setValueCount(count);
       }

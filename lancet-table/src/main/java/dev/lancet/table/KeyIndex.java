@@ -18,6 +18,20 @@ abstract class KeyIndex {
   /** The source row with the key of row {@code row} of {@code keyColumns}, or -1. */
   abstract int lookup(List<FieldVector> keyColumns, int row);
 
+  /**
+   * A lookup for one thread's walk over target rows (one fragment's), cheaper than
+   * {@link #lookup} when the keys come near one another, as a fragment's keys in write order
+   * usually do. Not to be shared between threads.
+   */
+  Cursor cursor() {
+    return this::lookup;
+  }
+
+  /** Looks source rows up as {@link #lookup} does. */
+  interface Cursor {
+    int lookup(List<FieldVector> keyColumns, int row);
+  }
+
   /** A source row whose key another source row has too, or -1. */
   abstract int duplicate();
 
@@ -37,6 +51,46 @@ abstract class KeyIndex {
 
   static long value(FieldVector v, int row) {
     return ((BaseIntVector) v).getValueAsLong(row);
+  }
+
+  /**
+   * {@link Arrays#binarySearch(long[], long)} of {@code key}, searching outward from index
+   * {@code from} in steps that double (a galloping search): a few probes, all near one
+   * another, when the key lies close to the last one found; twice a binary search's at worst.
+   */
+  static int near(long[] keys, int from, long key) {
+    int n = keys.length;
+    if (n == 0) {
+      return -1;
+    }
+    long at = keys[from];
+    if (at == key) {
+      return from;
+    }
+    int lo;
+    int hi;
+    if (at < key) {
+      lo = from + 1;
+      int step = 1;
+      hi = from + 1;
+      while (hi < n && keys[hi] < key) {
+        lo = hi + 1;
+        step <<= 1;
+        hi = (int) Math.min((long) from + step, n);
+      }
+      hi = Math.min(hi + 1, n);
+    } else {
+      hi = from;
+      int step = 1;
+      lo = from - 1;
+      while (lo >= 0 && keys[lo] > key) {
+        hi = lo;
+        step <<= 1;
+        lo = (int) Math.max((long) from - step, -1);
+      }
+      lo = Math.max(lo, 0);
+    }
+    return Arrays.binarySearch(keys, lo, hi, key);
   }
 
   private static final class Ints extends KeyIndex {
@@ -84,6 +138,20 @@ abstract class KeyIndex {
       }
       int at = Arrays.binarySearch(keys, value(v, row));
       return at >= 0 ? rows[at] : -1;
+    }
+
+    @Override
+    Cursor cursor() {
+      int[] finger = {0};
+      return (keyColumns, row) -> {
+        FieldVector v = keyColumns.get(0);
+        if (v.isNull(row)) {
+          return -1;
+        }
+        int at = near(keys, finger[0], value(v, row));
+        finger[0] = Math.min(at >= 0 ? at : -at - 1, Math.max(0, keys.length - 1));
+        return at >= 0 ? rows[at] : -1;
+      };
     }
   }
 

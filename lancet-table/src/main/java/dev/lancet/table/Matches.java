@@ -30,8 +30,12 @@ final class Matches {
       while ((batch = read.next()) != null) {
         long[] offsets = read.offsets();
         view.advance(offsets.length);
-        RoaringBitmap selected = filter.selection(batch);
-        selected.forEach((int i) -> out.add((int) offsets[i]));
+        int[] selected = filter.selection(batch).toArray();
+        for (int k = 0; k < selected.length; k++) {
+          selected[k] = (int) offsets[selected[k]];
+        }
+        // ascending within the batch and after every earlier batch: one append of the lot
+        out.addN(selected, 0, selected.length);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("evaluating '" + filter.sql() + "' on fragment " + f.id(), e);

@@ -464,6 +464,8 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       }
       int[] sources = new int[16];
       int matched = 0;
+      KeyIndex.Cursor keys = bySourceKey.cursor();
+      boolean bySourceDelete = spec.bySource == WhenNotMatchedBySource.DELETE;
       try (FragmentRead in = view.read(f, scanColumns, live, spec.batchSize)) {
         VectorSchemaRoot batch;
         while ((batch = in.next()) != null) {
@@ -474,11 +476,13 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
           int[] hitRow = new int[n];
           int[] hitSource = new int[n];
           int hits = 0;
-          RoaringBitmap unmatched = new RoaringBitmap();
+          RoaringBitmap unmatched = new RoaringBitmap(); // only read for a by-source delete
           for (int r = 0; r < n; r++) {
-            int s = bySourceKey.lookup(kc, r);
+            int s = keys.lookup(kc, r);
             if (s < 0) {
-              unmatched.add(r);
+              if (bySourceDelete) {
+                unmatched.add(r);
+              }
             } else {
               matchedSource[s] = true;
               if (matched == sources.length) {
@@ -500,7 +504,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
               }
             }
           }
-          if (spec.bySource == WhenNotMatchedBySource.DELETE && !unmatched.isEmpty()) {
+          if (bySourceDelete && !unmatched.isEmpty()) {
             RoaringBitmap doomed = deleteFilter.isPresent()
                 ? RoaringBitmap.and(unmatched, deleteFilter.get().selection(batch))
                 : unmatched;

@@ -1,6 +1,8 @@
 package dev.lancet.table.expr;
 
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -146,56 +148,66 @@ final class ArrowInput implements Evaluator.Batch {
   static Values read(ValueVector v, ArrowType type, long[] valid, int n, Bound.Column c) {
     if (v instanceof BigIntVector || v instanceof UInt8Vector || v instanceof TimeStampVector
         || v instanceof DateMilliVector) {
-      ArrowBuf b = ((FieldVector) v).getDataBuffer();
       long[] out = new long[n];
-      for (int i = 0; i < n; i++) {
-        out[i] = b.getLong((long) i * 8);
-      }
+      data(v, n, 8).asLongBuffer().get(out);
       return new Values.Longs(type, out, n, valid);
     }
     if (v instanceof IntVector || v instanceof DateDayVector || v instanceof UInt4Vector) {
-      ArrowBuf b = ((FieldVector) v).getDataBuffer();
+      int[] raw = new int[n];
+      data(v, n, 4).asIntBuffer().get(raw);
       long[] out = new long[n];
-      boolean unsigned = v instanceof UInt4Vector;
-      for (int i = 0; i < n; i++) {
-        int x = b.getInt((long) i * 4);
-        out[i] = unsigned ? x & 0xFFFFFFFFL : x;
+      if (v instanceof UInt4Vector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = raw[i] & 0xFFFFFFFFL;
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          out[i] = raw[i];
+        }
       }
       return new Values.Longs(type, out, n, valid);
     }
     if (v instanceof SmallIntVector || v instanceof UInt2Vector) {
-      ArrowBuf b = ((FieldVector) v).getDataBuffer();
+      short[] raw = new short[n];
+      data(v, n, 2).asShortBuffer().get(raw);
       long[] out = new long[n];
-      boolean unsigned = v instanceof UInt2Vector;
-      for (int i = 0; i < n; i++) {
-        short x = b.getShort((long) i * 2);
-        out[i] = unsigned ? x & 0xFFFFL : x;
+      if (v instanceof UInt2Vector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = raw[i] & 0xFFFFL;
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          out[i] = raw[i];
+        }
       }
       return new Values.Longs(type, out, n, valid);
     }
     if (v instanceof TinyIntVector || v instanceof UInt1Vector) {
-      ArrowBuf b = ((FieldVector) v).getDataBuffer();
+      byte[] raw = new byte[n];
+      data(v, n, 1).get(raw);
       long[] out = new long[n];
-      boolean unsigned = v instanceof UInt1Vector;
-      for (int i = 0; i < n; i++) {
-        byte x = b.getByte(i);
-        out[i] = unsigned ? x & 0xFFL : x;
+      if (v instanceof UInt1Vector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = raw[i] & 0xFFL;
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          out[i] = raw[i];
+        }
       }
       return new Values.Longs(type, out, n, valid);
     }
-    if (v instanceof Float8Vector f) {
-      ArrowBuf b = f.getDataBuffer();
+    if (v instanceof Float8Vector) {
       double[] out = new double[n];
-      for (int i = 0; i < n; i++) {
-        out[i] = b.getDouble((long) i * 8);
-      }
+      data(v, n, 8).asDoubleBuffer().get(out);
       return new Values.Doubles(type, out, n, valid);
     }
-    if (v instanceof Float4Vector f) {
-      ArrowBuf b = f.getDataBuffer();
+    if (v instanceof Float4Vector) {
+      float[] raw = new float[n];
+      data(v, n, 4).asFloatBuffer().get(raw);
       double[] out = new double[n];
       for (int i = 0; i < n; i++) {
-        out[i] = b.getFloat((long) i * 4);
+        out[i] = raw[i];
       }
       return new Values.Doubles(type, out, n, valid);
     }
@@ -211,8 +223,8 @@ final class ArrowInput implements Evaluator.Batch {
     if (v instanceof BaseVariableWidthVector s) {
       ArrowBuf ob = s.getOffsetBuffer();
       int[] off = new int[n + 1];
-      for (int i = 0; i <= n; i++) {
-        off[i] = n == 0 && ob.capacity() < 4 ? 0 : ob.getInt((long) i * 4);
+      if (n > 0 || ob.capacity() >= 4) {
+        little(ob, (long) (n + 1) * 4).asIntBuffer().get(off);
       }
       int base = off[0];
       byte[] data = new byte[off[n] - base];
@@ -227,8 +239,8 @@ final class ArrowInput implements Evaluator.Batch {
     if (v instanceof BaseLargeVariableWidthVector s) {
       ArrowBuf ob = s.getOffsetBuffer();
       long[] loff = new long[n + 1];
-      for (int i = 0; i <= n; i++) {
-        loff[i] = n == 0 && ob.capacity() < 8 ? 0 : ob.getLong((long) i * 8);
+      if (n > 0 || ob.capacity() >= 8) {
+        little(ob, (long) (n + 1) * 8).asLongBuffer().get(loff);
       }
       long total = loff[n] - loff[0];
       if (total > Integer.MAX_VALUE - 16) {
@@ -254,5 +266,21 @@ final class ArrowInput implements Evaluator.Batch {
     }
     // structs, fixed-size lists: nullness only
     return new Values.Opaque(type, n, valid);
+  }
+
+  /**
+   * The first {@code n} values of {@code width} bytes of a fixed-width vector's data buffer, as
+   * one bounds-checked view: bulk copies out of it run at memory speed, where a getter per value
+   * checks bounds and the buffer's reference count every time.
+   */
+  private static ByteBuffer data(ValueVector v, int n, int width) {
+    return little(((FieldVector) v).getDataBuffer(), (long) n * width);
+  }
+
+  private static ByteBuffer little(ArrowBuf buf, long bytes) {
+    if (bytes == 0) {
+      return ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
+    }
+    return buf.nioBuffer(0, Math.toIntExact(bytes)).order(ByteOrder.LITTLE_ENDIAN);
   }
 }

@@ -293,40 +293,51 @@ final class Evaluator {
     return new Values.Bools(bits, n, l.valid);
   }
 
+  /**
+   * Sets bit i of {@code bits} where {@code v[i] op c}, a word at a time: the 64 results of a
+   * word are gathered in a register and stored once (a read-modify-write of the word per row
+   * costs several times the comparison).
+   */
   private static void signedConstLoop(CompareOp op, long[] v, long c, long[] bits, int n) {
-    switch (op) {
-      case EQ -> {
-        for (int i = 0; i < n; i++) {
-          bits[i >>> 6] |= (v[i] == c ? 1L : 0L) << i;
+    for (int w = 0, base = 0; base < n; w++, base += 64) {
+      int len = Math.min(64, n - base);
+      long acc = 0;
+      switch (op) {
+        case EQ -> {
+          for (int j = 0; j < len; j++) {
+            acc |= (v[base + j] == c ? 1L : 0L) << j;
+          }
+        }
+        case NE -> {
+          for (int j = 0; j < len; j++) {
+            acc |= (v[base + j] != c ? 1L : 0L) << j;
+          }
+        }
+        case LT -> {
+          for (int j = 0; j < len; j++) {
+            acc |= (v[base + j] < c ? 1L : 0L) << j;
+          }
+        }
+        case LE -> {
+          for (int j = 0; j < len; j++) {
+            acc |= (v[base + j] <= c ? 1L : 0L) << j;
+          }
+        }
+        case GT -> {
+          for (int j = 0; j < len; j++) {
+            acc |= (v[base + j] > c ? 1L : 0L) << j;
+          }
+        }
+        case GE -> {
+          for (int j = 0; j < len; j++) {
+            acc |= (v[base + j] >= c ? 1L : 0L) << j;
+          }
         }
       }
-      case NE -> {
-        for (int i = 0; i < n; i++) {
-          bits[i >>> 6] |= (v[i] != c ? 1L : 0L) << i;
-        }
-      }
-      case LT -> {
-        for (int i = 0; i < n; i++) {
-          bits[i >>> 6] |= (v[i] < c ? 1L : 0L) << i;
-        }
-      }
-      case LE -> {
-        for (int i = 0; i < n; i++) {
-          bits[i >>> 6] |= (v[i] <= c ? 1L : 0L) << i;
-        }
-      }
-      case GT -> {
-        for (int i = 0; i < n; i++) {
-          bits[i >>> 6] |= (v[i] > c ? 1L : 0L) << i;
-        }
-      }
-      case GE -> {
-        for (int i = 0; i < n; i++) {
-          bits[i >>> 6] |= (v[i] >= c ? 1L : 0L) << i;
-        }
-      }
+      bits[w] = acc;
     }
   }
+
 
   /**
    * IEEE 754 totalOrder, as arrow-rs compares floats (Rust's {@code f64::total_cmp}): -NaN <
