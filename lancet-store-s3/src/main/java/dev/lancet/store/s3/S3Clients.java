@@ -21,11 +21,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  * and opening its first connections costs far more than a request, and a table is typically
  * opened per operation, so the clients of a closed store stay open for the next one.
  *
- * <p>Bounded (decision 0024): each open store holds a lease on its configuration's clients; a
- * configuration no store holds is <em>idle</em>, and beyond {@link #DEFAULT_MAX_IDLE} idle
- * configurations the least recently used ones are closed (connection pool, both clients, the
- * credentials provider). Clients in use are never closed, however many there are. A store that
- * is never closed keeps its clients, as before.
+ * <p>Bounded (decision 0014, "Clients are shared"): each open store holds a lease on its
+ * configuration's clients; a configuration no store holds is <em>idle</em>, and beyond
+ * {@link #DEFAULT_MAX_IDLE} idle configurations the least recently used ones are closed
+ * (connection pool, both clients, the credentials provider). Clients in use are never closed,
+ * however many there are. A store that is never closed keeps its clients, as before.
  */
 final class S3Clients {
   private static final Logger LOG = LoggerFactory.getLogger(S3Clients.class);
