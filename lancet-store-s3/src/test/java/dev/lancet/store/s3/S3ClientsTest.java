@@ -8,6 +8,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -113,5 +118,46 @@ class S3ClientsTest {
     rebuilt.clients().client().headBucket(r -> r.bucket(bucket));
     rebuilt.release();
     assertThat(pool.size()).isEqualTo(2);
+  }
+
+  @Test
+  void twoStoresBuildingOneConfigurationAtOnceKeepOneSetAndCloseTheOther() throws Exception {
+    S3Clients pool = new S3Clients(2);
+    String bucket = server.newBucket("clients-race");
+    S3Options options = S3Options.resolve(with("timeout", "31s"), Map.of());
+    CyclicBarrier bothBuilding = new CyclicBarrier(2);
+    List<S3Clients.Clients> built = java.util.Collections.synchronizedList(new ArrayList<>());
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<S3Clients.Lease>> leases = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        leases.add(threads.submit(() -> pool.acquire(options.asMap(), () -> {
+          S3Clients.Clients c = S3ObjectStore.clients(options, options.endpoint());
+          built.add(c);
+          try {
+            bothBuilding.await(30, TimeUnit.SECONDS); // neither found the other's clients
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+          return c;
+        })));
+      }
+      S3Clients.Lease a = leases.get(0).get(60, TimeUnit.SECONDS);
+      S3Clients.Lease b = leases.get(1).get(60, TimeUnit.SECONDS);
+      assertThat(built).hasSize(2);
+      assertThat(a.clients()).isSameAs(b.clients());
+      assertThat(pool.size()).isEqualTo(1);
+      assertThat(pool.leases(options.asMap())).isEqualTo(2);
+      S3Clients.Clients kept = a.clients();
+      S3Clients.Clients other = built.get(0) == kept ? built.get(1) : built.get(0);
+      kept.client().headBucket(r -> r.bucket(bucket));
+      assertThatThrownBy(() -> other.client().headBucket(r -> r.bucket(bucket)))
+          .as("the set that was not kept is closed").isInstanceOf(RuntimeException.class);
+      a.release();
+      b.release();
+      assertThat(pool.leases(options.asMap())).isZero();
+    } finally {
+      threads.shutdownNow();
+    }
   }
 }
