@@ -59,7 +59,10 @@ import org.lance.operation.Append;
  *       fragment (Lancet: {@code manifest().fragments()}; lance-core: {@code getFragments()}),
  *       and lance-core's open alone.
  *   <li><b>concurrent</b>: 8 writer threads x 10 appends to a fresh table per trial (fragments
- *       written before the clock starts); commits/s = 80 / wall time, median of the trials.
+ *       written before the clock starts); commits/s = 80 / wall time, median of the trials. Each
+ *       trial runs the three sides (Lancet composite, Lancet legacy Append, lance-core) back to
+ *       back, in an order that rotates from trial to trial; the per-trial ratios and their
+ *       median are printed beside the ratio of the medians.
  * </ol>
  *
  * Args: {@code [rounds=60] [trials=3] [openRounds=60] [all|commit|open|concurrent] [commitWarmup=rounds/5]}
@@ -239,14 +242,27 @@ public final class S3Benchmarks {
     List<Integer> lancetRetries = new ArrayList<>();
     List<Integer> legacyRetries = new ArrayList<>();
     List<Double> requests = new ArrayList<>();
+    List<Double> compositeRatios = new ArrayList<>();
+    List<Double> legacyRatios = new ArrayList<>();
+    Side[] sides = Side.values();
     for (int trial = -1; trial < trials; trial++) {
-      double[] lancet = concurrentTrial(Side.LANCET_COMPOSITE, writers, appends);
-      double[] legacy = concurrentTrial(Side.LANCET_LEGACY, writers, appends);
-      double[] lance = concurrentTrial(Side.LANCE, writers, appends);
+      // The order of the sides rotates from trial to trial, so none always runs first (on a
+      // fresh heap, after the other side's garbage) or last.
+      Map<Side, double[]> byside = new java.util.EnumMap<>(Side.class);
+      int shift = Math.floorMod(trial, sides.length);
+      for (int i = 0; i < sides.length; i++) {
+        Side side = sides[(i + shift) % sides.length];
+        byside.put(side, concurrentTrial(side, writers, appends));
+      }
+      double[] lancet = byside.get(Side.LANCET_COMPOSITE);
+      double[] legacy = byside.get(Side.LANCET_LEGACY);
+      double[] lance = byside.get(Side.LANCE);
       if (trial >= 0) {
         lancetRates.add(lancet[0]);
         legacyRates.add(legacy[0]);
         lanceRates.add(lance[0]);
+        compositeRatios.add(lancet[0] / lance[0]);
+        legacyRatios.add(legacy[0] / lance[0]);
         lancetRetries.add((int) lancet[1]);
         legacyRetries.add((int) legacy[1]);
         requests.add(lancet[2]);
@@ -260,8 +276,12 @@ public final class S3Benchmarks {
     System.out.printf(Locale.ROOT, "3. %d writers x %d appends, %d trials (+1 warm-up): Lancet composite %.1f commits/s %s"
         + " (retries %s), Lancet legacy Append %.1f commits/s %s (retries %s), lance-core %.1f commits/s %s; "
         + "Lancet / lance-core %.2fx (composite), %.2fx (legacy Append)%n",
-        writers, appends, trials, a, lancetRates, lancetRetries, l, legacyRates, legacyRetries, b, lanceRates,
-        a / b, l / b);
+        writers, appends, trials, a, rounded(lancetRates), lancetRetries, l, rounded(legacyRates), legacyRetries, b,
+        rounded(lanceRates), a / b, l / b);
+    // Each trial's sides ran back to back under the same load: the ratio within a trial is the
+    // paired comparison, and its median is steadier than the ratio of medians.
+    System.out.printf(Locale.ROOT, "   per-trial ratios: composite %s (median %.2fx), legacy %s (median %.2fx)%n",
+        rounded(compositeRatios), median(compositeRatios), rounded(legacyRatios), median(legacyRatios));
     StringBuilder perCommit = new StringBuilder("   requests per commit by trial (composite, legacy, lance-core):");
     for (int i = 0; i < requests.size(); i += 3) {
       perCommit.append(String.format(Locale.ROOT, " [%.1f, %.1f, %.1f]", requests.get(i), requests.get(i + 1),
@@ -449,6 +469,10 @@ public final class S3Benchmarks {
 
   private static double meanMillis(long[] nanos) {
     return Arrays.stream(nanos).average().orElse(0) / 1e6;
+  }
+
+  private static String rounded(List<Double> values) {
+    return values.stream().map(v -> String.format(Locale.ROOT, "%.2f", v)).toList().toString();
   }
 
   private static double median(List<Double> values) {

@@ -104,16 +104,8 @@ public final class S3ObjectStore implements ObjectStore {
     }
   }
 
-  /**
-   * The SDK clients of one configuration (endpoint, region, credentials, timeouts, retries):
-   * one connection pool, shared by every store opened with the same options in this JVM, as
-   * lance-core shares one object store per configuration. Building a client and opening its
-   * first connections costs far more than a request, and a table is typically opened per
-   * operation.
-   */
-  private record Clients(SdkHttpClient http, S3Client client, S3Client conditional) {}
-
-  private static final Map<Map<String, String>, Clients> CLIENTS = new ConcurrentHashMap<>();
+  /** The SDK clients of every configuration in this JVM (shared, bounded: {@link S3Clients}). */
+  static final S3Clients CLIENTS = new S3Clients(S3Clients.DEFAULT_MAX_IDLE);
 
   private final S3Location location;
   private final String endpoint;
@@ -121,14 +113,17 @@ public final class S3ObjectStore implements ObjectStore {
   private final int maxRetries;
   private final S3Client client;
   private final S3Client conditionalClient;
+  private final S3Clients.Lease lease;
 
-  private S3ObjectStore(S3Location location, String endpoint, Settings settings, int maxRetries, Clients clients) {
+  private S3ObjectStore(S3Location location, String endpoint, Settings settings, int maxRetries,
+      S3Clients.Lease lease) {
     this.location = location;
     this.endpoint = endpoint;
     this.settings = settings;
     this.maxRetries = maxRetries;
-    this.client = clients.client();
-    this.conditionalClient = clients.conditional();
+    this.lease = lease;
+    this.client = lease.clients().client();
+    this.conditionalClient = lease.clients().conditional();
   }
 
   /** Opens {@code s3://bucket/prefix} with lance-core storage options, completed from the environment. */
@@ -142,12 +137,13 @@ public final class S3ObjectStore implements ObjectStore {
     S3Location parsed = S3Location.parse(location);
     S3Options options = S3Options.resolve(storageOptions, environment);
     Optional<URI> endpoint = options.endpoint();
-    credentials(options); // validate before caching anything
-    Clients clients = CLIENTS.computeIfAbsent(options.asMap(), unused -> clients(options, endpoint));
-    return new S3ObjectStore(parsed, endpoint.map(URI::toString).orElse(""), settings, options.maxRetries(), clients);
+    requireKeyPair(options); // validate before building or caching anything
+    S3Clients.Lease lease = CLIENTS.acquire(options.asMap(), () -> clients(options, endpoint));
+    return new S3ObjectStore(parsed, endpoint.map(URI::toString).orElse(""), settings, options.maxRetries(), lease);
   }
 
-  private static Clients clients(S3Options options, Optional<URI> endpoint) {
+  static S3Clients.Clients clients(S3Options options, Optional<URI> endpoint) {
+    AwsCredentialsProvider credentials = credentials(options);
     SdkHttpClient http = Apache5HttpClient.builder()
         .connectionTimeout(options.connectTimeout())
         .socketTimeout(options.timeout())
@@ -156,22 +152,31 @@ public final class S3ObjectStore implements ObjectStore {
     try {
       RetryStrategy retrying = AwsRetryStrategy.standardRetryStrategy().toBuilder()
           .maxAttempts(options.maxRetries() + 1).build();
-      S3Client client = builder(options, endpoint, http).overrideConfiguration(c -> c.retryStrategy(retrying)).build();
-      S3Client conditional = builder(options, endpoint, http)
+      S3Client client = builder(options, endpoint, http, credentials)
+          .overrideConfiguration(c -> c.retryStrategy(retrying)).build();
+      S3Client conditional = builder(options, endpoint, http, credentials)
           .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
-      return new Clients(http, client, conditional);
+      return new S3Clients.Clients(http, client, conditional, credentials);
     } catch (RuntimeException e) {
       http.close();
+      if (credentials instanceof AutoCloseable c) {
+        try {
+          c.close();
+        } catch (Exception suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
       throw e;
     }
   }
 
-  private static S3ClientBuilder builder(S3Options options, Optional<URI> endpoint, SdkHttpClient http) {
+  private static S3ClientBuilder builder(S3Options options, Optional<URI> endpoint, SdkHttpClient http,
+      AwsCredentialsProvider credentials) {
     S3ClientBuilder b = S3Client.builder()
         .httpClient(http)
         // Any region signs for a custom endpoint; for AWS, requests are redirected to the bucket's.
         .region(Region.of(options.region().orElse("us-east-1")))
-        .credentialsProvider(credentials(options))
+        .credentialsProvider(credentials)
         .forcePathStyle(!options.virtualHostedStyle())
         // No "Expect: 100-continue" round trip for the small objects a commit writes (manifests,
         // .txn files); larger bodies keep it, so a refused upload is refused before it is sent.
@@ -191,17 +196,23 @@ public final class S3ObjectStore implements ObjectStore {
     return b;
   }
 
-  private static AwsCredentialsProvider credentials(S3Options options) {
-    if (options.skipSignature()) {
-      return AnonymousCredentialsProvider.create();
-    }
-    Optional<String> key = options.accessKeyId();
-    Optional<String> secret = options.secretAccessKey();
-    if (key.isPresent() != secret.isPresent()) {
+  /** An access key without its secret (or the reverse) is refused before any client is built. */
+  private static void requireKeyPair(S3Options options) {
+    if (!options.skipSignature() && options.accessKeyId().isPresent() != options.secretAccessKey().isPresent()) {
       throw new IllegalArgumentException("Storage options " + S3Options.ACCESS_KEY_ID + " and "
           + S3Options.SECRET_ACCESS_KEY + " go together; give both or neither (neither: the AWS SDK's default "
           + "credential chain)");
     }
+  }
+
+  /** Built once per configuration: the default chain is closed with the configuration's clients. */
+  private static AwsCredentialsProvider credentials(S3Options options) {
+    if (options.skipSignature()) {
+      return AnonymousCredentialsProvider.create();
+    }
+    requireKeyPair(options);
+    Optional<String> key = options.accessKeyId();
+    Optional<String> secret = options.secretAccessKey();
     if (key.isPresent()) {
       Optional<String> token = options.sessionToken();
       return StaticCredentialsProvider.create(token.isPresent()
@@ -209,6 +220,11 @@ public final class S3ObjectStore implements ObjectStore {
           : AwsBasicCredentials.create(key.get(), secret.get()));
     }
     return DefaultCredentialsProvider.builder().build();
+  }
+
+  /** The shared clients this store uses (tests). */
+  S3Clients.Clients sharedClients() {
+    return lease.clients();
   }
 
   /** The table root. */
@@ -472,9 +488,15 @@ public final class S3ObjectStore implements ObjectStore {
     write("DELETE", path, () -> client.deleteObject(r -> r.bucket(location.bucket()).key(location.key(path))));
   }
 
-  /** Nothing to release: the clients are shared by every store of the same configuration. */
+  /**
+   * Releases this store's hold on its configuration's shared clients (once; later calls do
+   * nothing). The clients stay open for the next store of the same configuration while few
+   * configurations are idle ({@link S3Clients}); a store must not be used after it is closed.
+   */
   @Override
-  public void close() {}
+  public void close() {
+    lease.release();
+  }
 
   @Override
   public String toString() {
