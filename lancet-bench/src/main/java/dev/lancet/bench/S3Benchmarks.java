@@ -58,14 +58,16 @@ import org.lance.operation.Append;
  *       version 1; Lancet publishes version 2 with 1,000 fragments), then touching every
  *       fragment (Lancet: {@code manifest().fragments()}; lance-core: {@code getFragments()}),
  *       and lance-core's open alone.
- *   <li><b>concurrent</b>: 8 writer threads x 10 appends to a fresh table per trial (fragments
- *       written before the clock starts); commits/s = 80 / wall time, median of the trials. Each
+ *   <li><b>concurrent</b>: 8 writer threads x 10 appends (or {@code appendsPerWriter}) to a
+ *       fresh table per trial (fragments written before the clock starts); commits/s = commits /
+ *       wall time, median of the trials. Each
  *       trial runs the three sides (Lancet composite, Lancet legacy Append, lance-core) back to
  *       back, in an order that rotates from trial to trial; the per-trial ratios and their
  *       median are printed beside the ratio of the medians.
  * </ol>
  *
- * Args: {@code [rounds=60] [trials=3] [openRounds=60] [all|commit|open|concurrent] [commitWarmup=rounds/5]}
+ * Args: {@code [rounds=60] [trials=3] [openRounds=60] [all|commit|open|concurrent] [commitWarmup=rounds/5]
+ * [appendsPerWriter=10]}
  * (the warm-up rounds of measurement 1 are not timed; both sides run them). Run: see
  * BENCHMARKS.md.
  */
@@ -91,6 +93,8 @@ public final class S3Benchmarks {
     String only = args.length > 3 ? args[3] : "all";
     // Warm-up rounds of the single-writer measurement (default a fifth of the rounds, at least 5).
     int warmup = args.length > 4 ? Integer.parseInt(args[4]) : Math.max(5, rounds / 5);
+    // Appends per writer in measurement 3: longer trials average over more races.
+    int appends = args.length > 5 ? Integer.parseInt(args[5]) : 10;
     S3Benchmarks b = new S3Benchmarks();
     try {
       if (only.equals("all") || only.equals("commit")) {
@@ -100,7 +104,7 @@ public final class S3Benchmarks {
         b.openLatest(openRounds);
       }
       if (only.equals("all") || only.equals("concurrent")) {
-        b.concurrent(trials, 8, 10);
+        b.concurrent(trials, 8, appends);
       }
     } finally {
       b.alloc.close();
