@@ -17,6 +17,7 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
   int maxRetries = 20;
   Consumer<Attempt> onAttempt = a -> { };
   int batchSize = Scan.DEFAULT_BATCH_SIZE;
+  boolean replanBackoff = true;
   java.util.function.LongConsumer onProgress = rows -> { };
 
   StatementBuilder(TableContext ctx, Supplier<Snapshot> latest) {
@@ -35,6 +36,17 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
       throw new InvalidInputException("max re-plans must not be negative, not " + replans);
     }
     this.maxReplans = replans;
+    return self();
+  }
+
+  /**
+   * Whether a re-plan waits first (default {@code true}): a random slot of a window that doubles
+   * with each re-plan, each slot about as long as the statement's first attempt took, so that
+   * writers that collided spread out instead of colliding again (lance-core's merge insert waits
+   * the same way). {@code false} re-plans at once.
+   */
+  public B replanBackoff(boolean wait) {
+    this.replanBackoff = wait;
     return self();
   }
 
@@ -69,6 +81,7 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
   }
 
   StatementResult run(Statement s) {
-    return StatementRunner.run(ctx, latest, s, maxReplans, maxRetries, onAttempt, onProgress);
+    return StatementRunner.run(ctx, latest, s, maxReplans, maxRetries, onAttempt, onProgress,
+        replanBackoff);
   }
 }

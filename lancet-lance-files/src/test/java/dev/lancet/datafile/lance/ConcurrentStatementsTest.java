@@ -147,4 +147,45 @@ class ConcurrentStatementsTest {
       assertThat(t.version()).isEqualTo(before + 1); // only the other merge insert landed
     }
   }
+
+  /**
+   * Two merge inserts updating different rows of one fragment (ids 0-9 and 50-59 of fragment 0)
+   * and inserting different new keys: the second is rebased over the first, not planned again,
+   * in either write form (the legacy one merges the Updates' deletion vectors, the composite one
+   * its row-level deletes).
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"legacy_when_exact", "composite"})
+  void mergeInsertsOfDifferentRowsOfOneFragmentBothLandInOnePlan(String form) throws IOException {
+    try (LanceTable t = table(); LanceTable other = LanceTable.open(t.uri())) {
+      t.newTransaction().setConfig("lancet.write_form", form).commit();
+      AtomicBoolean done = new AtomicBoolean();
+      StatementResult r = t.mergeInsert("id").whenMatchedUpdateAll().from(rows(0, 10))
+          .maxReplans(0).onProgress(once(done, () -> other.mergeInsert("id")
+              .whenMatchedUpdateAll().from(rows(50, 10)).commit()))
+          .commit();
+      assertThat(done).isTrue();
+      assertThat(r.plans()).isEqualTo(1);
+      assertThat(r.rowsUpdated()).isEqualTo(10);
+      assertThat(StatementsTest.scores(t)).hasSize(1000);
+    }
+  }
+
+  /** The same rows updated by both: the loser is planned again (a real collision). */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"legacy_when_exact", "composite"})
+  void mergeInsertsOfTheSameRowsCollide(String form) throws IOException {
+    try (LanceTable t = table(); LanceTable other = LanceTable.open(t.uri())) {
+      t.newTransaction().setConfig("lancet.write_form", form).commit();
+      AtomicBoolean done = new AtomicBoolean();
+      StatementResult r = t.mergeInsert("id").whenMatchedUpdateAll().from(rows(0, 10))
+          .onProgress(once(done, () -> other.mergeInsert("id")
+              .whenMatchedUpdateAll().from(rows(5, 10)).commit()))
+          .commit();
+      assertThat(r.plans()).isEqualTo(2);
+      assertThat(r.attempts().get(0).outcome()).isEqualTo(Attempt.Outcome.CONFLICT);
+      assertThat(r.rowsUpdated()).isEqualTo(10);
+      assertThat(StatementsTest.scores(t)).hasSize(1000);
+    }
+  }
 }
