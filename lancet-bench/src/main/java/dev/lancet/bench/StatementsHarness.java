@@ -65,7 +65,8 @@ import org.lance.merge.MergeInsertResult;
  *       after the first). Each run's final state is checked against the model: no duplicate
  *       key, every writer's inserts present, each round's shared keys all carrying one writer's
  *       values (no lost update). {@code -Dlancet.bench.conflicts=true} prints Lancet's
- *       collisions; {@code -Dlancet.bench.replanBackoff=false} re-plans without waiting.</li>
+ *       collisions; {@code -Dlancet.bench.replanBackoff=true} makes Lancet's re-plans wait
+ *       ({@code replanBackoff(true)}, decision 0024).</li>
  *   <li>{@code concurrent-composite}: the same with the Lancet copy set to
  *       {@code lancet.write_form = composite} (decision 0023).</li>
  * </ul>
@@ -388,7 +389,7 @@ public final class StatementsHarness {
   static void concurrent(BufferAllocator alloc, Path work, Path base, int runs, boolean composite)
       throws Exception {
     boolean log = Boolean.getBoolean("lancet.bench.conflicts");
-    boolean backoff = !"false".equals(System.getProperty("lancet.bench.replanBackoff"));
+    boolean backoff = Boolean.getBoolean("lancet.bench.replanBackoff");
     for (int i = 0; i <= runs; i++) {
       for (boolean lancet : List.of(i % 2 == 0, i % 2 != 0)) { // who goes first alternates
         Path t = copy(base, work.resolve("c"));
@@ -417,14 +418,25 @@ public final class StatementsHarness {
                   Rows src = new Rows(a, shared, own + 5_000, id -> id < shared + 100_000
                       ? id % 20 == 0 : id >= own, factor(writer))) {
                 if (lancet) {
+                  long s0 = System.nanoTime();
+                  StringBuilder gaps = new StringBuilder();
+                  long[] last = {s0};
                   try (LanceTable l = LanceTable.open(t.toString())) {
                     StatementResult res = l.mergeInsert("id").whenMatchedUpdateAll()
                         .maxReplans(100).replanBackoff(backoff).onAttempt(at -> {
+                          long now = System.nanoTime();
+                          gaps.append(String.format(Locale.ROOT, " %s +%.0f ms",
+                              at.outcome(), (now - last[0]) / 1e6));
+                          last[0] = now;
                           if (log && at.outcome() == dev.lancet.table.Attempt.Outcome.CONFLICT) {
                             conflicts.add(String.format(Locale.ROOT, "%.3f w%d r%d: %s",
-                                (System.nanoTime() - t0) / 1e9, writer, round, at.detail()));
+                                (now - t0) / 1e9, writer, round, at.detail()));
                           }
                         }).from(src).commit();
+                    if (log) {
+                      conflicts.add(String.format(Locale.ROOT, "%.3f w%d r%d statement:%s",
+                          (System.nanoTime() - t0) / 1e9, writer, round, gaps));
+                    }
                     extra.addAndGet(res.plans() - 1);
                     rows += res.rowsInserted() + res.rowsUpdated();
                   }
@@ -455,6 +467,7 @@ public final class StatementsHarness {
         double seconds = (System.nanoTime() - t0) / 1e9;
         pool.shutdown();
         String state = checkConcurrent(t);
+        System.gc(); // the check's garbage is not the next run's to collect
         if (i > 0) {
           System.out.printf(Locale.ROOT, "concurrent merge insert%s, %d writers x %d: %-10s "
               + "%7.3f s  %8.0f rows/s  retries/re-plans %d  %s%n",
@@ -475,7 +488,11 @@ public final class StatementsHarness {
    * lost update). Throws on a violation; returns which writer won each round.
    */
   static String checkConcurrent(Path t) throws IOException {
-    java.util.Map<Long, Double> score = new java.util.HashMap<>(1_200_000);
+    // ids are [0, ROWS) and the writers' own [2,000,000, 2,000,000 + 100,000): primitive arrays,
+    // not a boxed map, so the check leaves little garbage for the next run's Java side
+    int inserts = WRITERS * ROUNDS * 5_000;
+    double[] score = new double[ROWS + inserts];
+    java.util.BitSet seen = new java.util.BitSet(ROWS + inserts);
     long rows = 0;
     try (LanceTable l = LanceTable.open(t.toString());
         BufferAllocator a = new RootAllocator();
@@ -486,9 +503,16 @@ public final class StatementsHarness {
         Float8Vector sc = (Float8Vector) root.getVector("score");
         for (int k = 0; k < root.getRowCount(); k++) {
           rows++;
-          if (score.put(id.get(k), sc.get(k)) != null) {
-            throw new IllegalStateException("duplicate key " + id.get(k) + " in " + t);
+          long v = id.get(k);
+          int slot = v < ROWS ? (int) v : (int) (v - 2_000_000L + ROWS);
+          if (v < 0 || (v >= ROWS && (v < 2_000_000L || v >= 2_000_000L + inserts))) {
+            throw new IllegalStateException("unexpected key " + v + " in " + t);
           }
+          if (seen.get(slot)) {
+            throw new IllegalStateException("duplicate key " + v + " in " + t);
+          }
+          seen.set(slot);
+          score[slot] = sc.get(k);
         }
       }
     }
@@ -499,8 +523,9 @@ public final class StatementsHarness {
     for (int w = 0; w < WRITERS; w++) {
       for (long id = 2_000_000L + w * ROUNDS * 5_000L; id < 2_000_000L + (w + 1) * ROUNDS * 5_000L;
           id++) {
-        Double s = score.get(id);
-        if (s == null || s != id * 0.5 * factor(w)) {
+        int slot = (int) (id - 2_000_000L + ROWS);
+        double s = score[slot];
+        if (!seen.get(slot) || s != id * 0.5 * factor(w)) {
           throw new IllegalStateException("writer " + w + "'s key " + id + " lost: " + s);
         }
       }
@@ -511,7 +536,7 @@ public final class StatementsHarness {
       // id 0 scores 0 whoever wrote it: it names no writer
       for (long id = Math.max(20, (long) r * 100_000); id < (long) r * 100_000 + 100_000;
           id += 20) {
-        double s = score.get(id);
+        double s = score[(int) id];
         int by = -1;
         for (int w = 0; w < WRITERS; w++) {
           if (s == id * 0.5 * factor(w)) {

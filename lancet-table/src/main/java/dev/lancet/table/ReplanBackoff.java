@@ -14,9 +14,11 @@ import java.util.random.RandomGenerator;
  * Spreading them by whole statement durations lets most land in a slot of their own. lance-core
  * retries its merge inserts the same way ({@code execute_with_retry}, lancedb/lance
  * {@code rust/lance/src/dataset/write/retry.rs} @ 4c377746, with {@code SlotBackoff} of
- * {@code rust/lance-core/src/utils/backoff.rs}: unit = 1.1 x the time to the first conflict,
- * 2^(attempt + 2) slots). Lancet caps the window, where lance-core relies on its 30 s retry
- * timeout, so that a large {@code maxReplans} never means waits of hours.
+ * {@code rust/lance-core/src/utils/backoff.rs}, read at wjones127/lance @ ea11ed68: unit = 1.1 x
+ * the time to the first conflict, 2^(attempt + 2) slots). Lancet caps the window, where
+ * lance-core relies on its 30 s retry timeout, so that a large {@code maxReplans} never means
+ * waits of hours. Used only when a statement asks ({@code replanBackoff(true)}): in Lancet's
+ * benchmark the waits cost more than the re-plans they saved (docs/decisions/0024).
  */
 final class ReplanBackoff {
   /** The largest window, in slots (reached at the fifth re-plan). */

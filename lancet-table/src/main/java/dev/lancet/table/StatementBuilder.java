@@ -17,7 +17,7 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
   int maxRetries = 20;
   Consumer<Attempt> onAttempt = a -> { };
   int batchSize = Scan.DEFAULT_BATCH_SIZE;
-  boolean replanBackoff = true;
+  boolean replanBackoff = false;
   java.util.function.LongConsumer onProgress = rows -> { };
 
   StatementBuilder(TableContext ctx, Supplier<Snapshot> latest) {
@@ -40,10 +40,11 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
   }
 
   /**
-   * Whether a re-plan waits first (default {@code true}): a random slot of a window that doubles
-   * with each re-plan, each slot about as long as the statement's first attempt took, so that
-   * writers that collided spread out instead of colliding again (lance-core's merge insert waits
-   * the same way). {@code false} re-plans at once.
+   * Whether a re-plan waits first (default {@code false}: it re-plans at once). With
+   * {@code true} it waits a random slot of a window that doubles with each re-plan, each slot
+   * about as long as the statement's first attempt took, as lance-core's merge insert does: fewer
+   * re-plans when writers keep colliding on the same rows (each re-plan costs reads, and on an
+   * object store requests), at the price of idle time (docs/decisions/0024 has the figures).
    */
   public B replanBackoff(boolean wait) {
     this.replanBackoff = wait;

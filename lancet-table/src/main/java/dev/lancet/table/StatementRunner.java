@@ -13,8 +13,8 @@ import java.util.function.Supplier;
  * Runs one statement as its own commit: plan against the newest version, commit through the
  * commit loop (which rebases over concurrent commits that do not collide), and when a concurrent
  * commit does collide (a retryable conflict), plan the statement again against the new version,
- * up to {@code maxReplans} times, as lance-core's conflict retries do, after a randomised wait
- * ({@link ReplanBackoff}) unless told not to wait. Files of a plan that did not commit are
+ * up to {@code maxReplans} times, as lance-core's conflict retries do; at once, or when asked
+ * after a randomised wait ({@link ReplanBackoff}). Files of a plan that did not commit are
  * deleted; nothing is committed when the statement changes nothing.
  */
 final class StatementRunner {
