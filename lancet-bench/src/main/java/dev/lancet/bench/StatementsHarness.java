@@ -61,7 +61,14 @@ import org.lance.merge.MergeInsertResult;
  *   <li>{@code compact}: 1,000 fragments of 1,000 rows into 1,048,576-row fragments.</li>
  *   <li>{@code concurrent}: 4 writer threads, 5 merge inserts each of 10,000 rows (5,000 matched
  *       in a key range all writers share, 5,000 new of the writer's own): aggregate rows/s, and
- *       Lancet's re-plans against lance-core's attempts.</li>
+ *       Lancet's re-plans against lance-core's attempts (both count the statement's executions
+ *       after the first). Each run's final state is checked against the model: no duplicate
+ *       key, every writer's inserts present, each round's shared keys all carrying one writer's
+ *       values (no lost update). {@code -Dlancet.bench.conflicts=true} prints Lancet's
+ *       collisions; {@code -Dlancet.bench.replanBackoff=true} makes Lancet's re-plans wait
+ *       ({@code replanBackoff(true)}, decision 0024).</li>
+ *   <li>{@code concurrent-composite}: the same with the Lancet copy set to
+ *       {@code lancet.write_form = composite} (decision 0023).</li>
  * </ul>
  *
  * <pre>
@@ -162,7 +169,9 @@ public final class StatementsHarness {
       Path big = work.resolve("base-1m");
       write(alloc, big, 100_000);
       Path small = work.resolve("base-1000x1000");
-      write(alloc, small, 1_000);
+      if (which.contains("compact")) {
+        write(alloc, small, 1_000);
+      }
       if (which.contains("delete")) {
         compare(work, big, runs, "delete 10% (x < 100)",
             t -> statement(t, l -> l.delete("x < 100")),
@@ -209,7 +218,10 @@ public final class StatementsHarness {
                 .withTargetRowsPerFragment(1024 * 1024).build())));
       }
       if (which.contains("concurrent")) {
-        concurrent(alloc, work, big, runs);
+        concurrent(alloc, work, big, runs, false);
+      }
+      if (which.contains("concurrent-composite")) {
+        concurrent(alloc, work, big, runs, true);
       }
     } finally {
       BenchTables.deleteRecursively(work);
@@ -360,32 +372,71 @@ public final class StatementsHarness {
     return new Run(seconds, Math.max(0, peak.get() - before), peakHeap, rows);
   }
 
-  static void concurrent(BufferAllocator alloc, Path work, Path base, int runs) throws Exception {
-    int writers = 4;
-    int rounds = 5;
+  static final int WRITERS = 4;
+  static final int ROUNDS = 5;
+
+  /** Writer {@code w}'s score factor: every writer writes its own values, so the state shows who won. */
+  static double factor(int writer) {
+    return 5.0 + writer;
+  }
+
+  /**
+   * 4 writers x 5 merge inserts. In round r every writer updates the same 5,000 keys (every 20th
+   * id of [r * 100,000, r * 100,000 + 100,000), that is, rows of base fragment r) and inserts 5,000
+   * keys of its own. {@code composite}: the Lancet copy is set to {@code lancet.write_form =
+   * composite} first (decision 0023); otherwise it stays in the default legacy form.
+   */
+  static void concurrent(BufferAllocator alloc, Path work, Path base, int runs, boolean composite)
+      throws Exception {
+    boolean log = Boolean.getBoolean("lancet.bench.conflicts");
+    boolean backoff = Boolean.getBoolean("lancet.bench.replanBackoff");
     for (int i = 0; i <= runs; i++) {
       for (boolean lancet : List.of(i % 2 == 0, i % 2 != 0)) { // who goes first alternates
         Path t = copy(base, work.resolve("c"));
-        CyclicBarrier start = new CyclicBarrier(writers);
-        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        if (lancet && composite) {
+          try (LanceTable l = LanceTable.open(t.toString())) {
+            l.newTransaction().setConfig("lancet.write_form", "composite").commit();
+          }
+        }
+        CyclicBarrier start = new CyclicBarrier(WRITERS);
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
         AtomicLong extra = new AtomicLong();
+        java.util.concurrent.ConcurrentLinkedQueue<String> conflicts =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
         List<Future<Long>> futures = new ArrayList<>();
         long t0 = System.nanoTime();
-        for (int w = 0; w < writers; w++) {
+        for (int w = 0; w < WRITERS; w++) {
           int writer = w;
           futures.add(pool.submit(() -> {
             long rows = 0;
             start.await();
-            for (int r = 0; r < rounds; r++) {
+            for (int r = 0; r < ROUNDS; r++) {
               long shared = (long) r * 100_000;
-              long own = 2_000_000L + (writer * rounds + r) * 5_000L;
+              long own = 2_000_000L + (writer * ROUNDS + r) * 5_000L;
+              int round = r;
               try (BufferAllocator a = new RootAllocator();
                   Rows src = new Rows(a, shared, own + 5_000, id -> id < shared + 100_000
-                      ? id % 20 == 0 : id >= own, 5.0)) {
+                      ? id % 20 == 0 : id >= own, factor(writer))) {
                 if (lancet) {
+                  long s0 = System.nanoTime();
+                  StringBuilder gaps = new StringBuilder();
+                  long[] last = {s0};
                   try (LanceTable l = LanceTable.open(t.toString())) {
                     StatementResult res = l.mergeInsert("id").whenMatchedUpdateAll()
-                        .maxReplans(100).from(src).commit();
+                        .maxReplans(100).replanBackoff(backoff).onAttempt(at -> {
+                          long now = System.nanoTime();
+                          gaps.append(String.format(Locale.ROOT, " %s +%.0f ms",
+                              at.outcome(), (now - last[0]) / 1e6));
+                          last[0] = now;
+                          if (log && at.outcome() == dev.lancet.table.Attempt.Outcome.CONFLICT) {
+                            conflicts.add(String.format(Locale.ROOT, "%.3f w%d r%d: %s",
+                                (now - t0) / 1e9, writer, round, at.detail()));
+                          }
+                        }).from(src).commit();
+                    if (log) {
+                      conflicts.add(String.format(Locale.ROOT, "%.3f w%d r%d statement:%s",
+                          (System.nanoTime() - t0) / 1e9, writer, round, gaps));
+                    }
                     extra.addAndGet(res.plans() - 1);
                     rows += res.rowsInserted() + res.rowsUpdated();
                   }
@@ -415,15 +466,93 @@ public final class StatementsHarness {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         pool.shutdown();
-        long left = lancet ? statement(t, l -> null) : lance(t, ds -> { });
+        String state = checkConcurrent(t);
+        System.gc(); // the check's garbage is not the next run's to collect
         if (i > 0) {
-          System.out.printf(Locale.ROOT, "concurrent merge insert, %d writers x %d: %-10s "
-              + "%7.3f s  %8.0f rows/s  retries/re-plans %d  final rows %d%n", writers, rounds,
-              lancet ? "Lancet" : "lance-core", seconds, rows / seconds, extra.get(), left);
+          System.out.printf(Locale.ROOT, "concurrent merge insert%s, %d writers x %d: %-10s "
+              + "%7.3f s  %8.0f rows/s  retries/re-plans %d  %s%n",
+              lancet && composite ? " (composite)" : "", WRITERS, ROUNDS,
+              lancet ? "Lancet" : "lance-core", seconds, rows / seconds, extra.get(), state);
+          conflicts.forEach(c -> System.out.println("  conflict " + c));
         }
         BenchTables.deleteRecursively(t);
       }
     }
+  }
+
+  /**
+   * Checks a concurrent run's final state against the model (read by Lancet, whichever side
+   * wrote): 1,100,000 rows, no key twice, every writer's own 25,000 keys with that writer's
+   * values, and every round's 5,000 shared keys carrying one writer's values (each merge insert
+   * updates all of them, so any serial order leaves one writer's values on all; a mix would be a
+   * lost update). Throws on a violation; returns which writer won each round.
+   */
+  static String checkConcurrent(Path t) throws IOException {
+    // ids are [0, ROWS) and the writers' own [2,000,000, 2,000,000 + 100,000): primitive arrays,
+    // not a boxed map, so the check leaves little garbage for the next run's Java side
+    int inserts = WRITERS * ROUNDS * 5_000;
+    double[] score = new double[ROWS + inserts];
+    java.util.BitSet seen = new java.util.BitSet(ROWS + inserts);
+    long rows = 0;
+    try (LanceTable l = LanceTable.open(t.toString());
+        BufferAllocator a = new RootAllocator();
+        ArrowReader r = l.newScan().select("id", "score").open(a)) {
+      while (r.loadNextBatch()) {
+        VectorSchemaRoot root = r.getVectorSchemaRoot();
+        BigIntVector id = (BigIntVector) root.getVector("id");
+        Float8Vector sc = (Float8Vector) root.getVector("score");
+        for (int k = 0; k < root.getRowCount(); k++) {
+          rows++;
+          long v = id.get(k);
+          int slot = v < ROWS ? (int) v : (int) (v - 2_000_000L + ROWS);
+          if (v < 0 || (v >= ROWS && (v < 2_000_000L || v >= 2_000_000L + inserts))) {
+            throw new IllegalStateException("unexpected key " + v + " in " + t);
+          }
+          if (seen.get(slot)) {
+            throw new IllegalStateException("duplicate key " + v + " in " + t);
+          }
+          seen.set(slot);
+          score[slot] = sc.get(k);
+        }
+      }
+    }
+    if (rows != ROWS + WRITERS * ROUNDS * 5_000L) {
+      throw new IllegalStateException(rows + " rows, expected "
+          + (ROWS + WRITERS * ROUNDS * 5_000L));
+    }
+    for (int w = 0; w < WRITERS; w++) {
+      for (long id = 2_000_000L + w * ROUNDS * 5_000L; id < 2_000_000L + (w + 1) * ROUNDS * 5_000L;
+          id++) {
+        int slot = (int) (id - 2_000_000L + ROWS);
+        double s = score[slot];
+        if (!seen.get(slot) || s != id * 0.5 * factor(w)) {
+          throw new IllegalStateException("writer " + w + "'s key " + id + " lost: " + s);
+        }
+      }
+    }
+    StringBuilder winners = new StringBuilder("final rows " + rows + ", round winners");
+    for (int r = 0; r < ROUNDS; r++) {
+      int winner = -1;
+      // id 0 scores 0 whoever wrote it: it names no writer
+      for (long id = Math.max(20, (long) r * 100_000); id < (long) r * 100_000 + 100_000;
+          id += 20) {
+        double s = score[(int) id];
+        int by = -1;
+        for (int w = 0; w < WRITERS; w++) {
+          if (s == id * 0.5 * factor(w)) {
+            by = w;
+          }
+        }
+        if (by < 0 || (winner >= 0 && by != winner)) {
+          throw new IllegalStateException("round " + r + ": key " + id + " has score " + s
+              + (by < 0 ? ", no writer's value" : ", writer " + by + "'s, while others have writer "
+              + winner + "'s (a lost update)"));
+        }
+        winner = by;
+      }
+      winners.append(' ').append(winner);
+    }
+    return winners.toString();
   }
 
   static void write(BufferAllocator alloc, Path dir, int rowsPerFile) throws IOException {

@@ -17,6 +17,7 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
   int maxRetries = 20;
   Consumer<Attempt> onAttempt = a -> { };
   int batchSize = Scan.DEFAULT_BATCH_SIZE;
+  boolean replanBackoff = false;
   java.util.function.LongConsumer onProgress = rows -> { };
 
   StatementBuilder(TableContext ctx, Supplier<Snapshot> latest) {
@@ -35,6 +36,18 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
       throw new InvalidInputException("max re-plans must not be negative, not " + replans);
     }
     this.maxReplans = replans;
+    return self();
+  }
+
+  /**
+   * Whether a re-plan waits first (default {@code false}: it re-plans at once). With
+   * {@code true} it waits a random slot of a window that doubles with each re-plan, each slot
+   * about as long as the statement's first attempt took, as lance-core's merge insert does: fewer
+   * re-plans when writers keep colliding on the same rows (each re-plan costs reads, and on an
+   * object store requests), at the price of idle time (docs/decisions/0024 has the figures).
+   */
+  public B replanBackoff(boolean wait) {
+    this.replanBackoff = wait;
     return self();
   }
 
@@ -69,6 +82,7 @@ abstract class StatementBuilder<B extends StatementBuilder<B>> {
   }
 
   StatementResult run(Statement s) {
-    return StatementRunner.run(ctx, latest, s, maxReplans, maxRetries, onAttempt, onProgress);
+    return StatementRunner.run(ctx, latest, s, maxReplans, maxRetries, onAttempt, onProgress,
+        replanBackoff);
   }
 }

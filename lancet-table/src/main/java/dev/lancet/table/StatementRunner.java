@@ -13,8 +13,9 @@ import java.util.function.Supplier;
  * Runs one statement as its own commit: plan against the newest version, commit through the
  * commit loop (which rebases over concurrent commits that do not collide), and when a concurrent
  * commit does collide (a retryable conflict), plan the statement again against the new version,
- * up to {@code maxReplans} times, as lance-core's conflict retries do. Files of a plan that did not
- * commit are deleted; nothing is committed when the statement changes nothing.
+ * up to {@code maxReplans} times, as lance-core's conflict retries do; at once, or when asked
+ * after a randomised wait ({@link ReplanBackoff}). Files of a plan that did not commit are
+ * deleted; nothing is committed when the statement changes nothing.
  */
 final class StatementRunner {
   /** Re-plans after a retryable conflict unless told otherwise (lance-core's default is 10). */
@@ -33,9 +34,22 @@ final class StatementRunner {
     return out;
   }
 
+  /** Sleeps before a re-plan; an interrupt ends the statement with the conflict that led here. */
+  private static void wait(java.time.Duration d, RetryableConflictException cause) {
+    try {
+      Thread.sleep(d.toMillis(), (int) (d.toNanos() % 1_000_000));
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      cause.addSuppressed(ie);
+      throw cause;
+    }
+  }
+
   static StatementResult run(TableContext ctx, Supplier<Snapshot> latest, Statement statement,
       int maxReplans, int maxRetries, Consumer<Attempt> onAttempt,
-      java.util.function.LongConsumer onProgress) {
+      java.util.function.LongConsumer onProgress, boolean backoff) {
+    long start = System.nanoTime();
+    ReplanBackoff waits = new ReplanBackoff(java.util.concurrent.ThreadLocalRandom.current());
     List<Attempt> attempts = new ArrayList<>();
     Consumer<Attempt> observer = a -> {
       attempts.add(a);
@@ -90,6 +104,9 @@ final class StatementRunner {
                 + maxReplans + ", is spent); the last: " + e.getMessage()
                 + (keys.isEmpty() ? "" : " Colliding keys: " + String.join(", ", keys) + "."),
                 e.winnerVersion(), e.collisions(), keys, e.getCause());
+          }
+          if (backoff) {
+            wait(waits.next(System.nanoTime() - start), e);
           }
         } catch (RuntimeException e) {
           plan.deleteWritten();

@@ -147,4 +147,48 @@ class ConcurrentStatementsTest {
       assertThat(t.version()).isEqualTo(before + 1); // only the other merge insert landed
     }
   }
+
+  /**
+   * In a table of the given write form, merge-inserts ids 0-9 (update all) while another writer
+   * merge-inserts the 10 ids from {@code otherStart}; returns the first one's result.
+   */
+  private StatementResult mergeInsertOver(String form, long otherStart, int maxReplans,
+      boolean backoff) throws IOException {
+    try (LanceTable t = table(); LanceTable other = LanceTable.open(t.uri())) {
+      t.newTransaction().setConfig("lancet.write_form", form).commit();
+      AtomicBoolean done = new AtomicBoolean();
+      StatementResult r = t.mergeInsert("id").whenMatchedUpdateAll().from(rows(0, 10))
+          .maxReplans(maxReplans).replanBackoff(backoff).onProgress(once(done, () -> other.mergeInsert("id")
+              .whenMatchedUpdateAll().from(rows(otherStart, 10)).commit()))
+          .commit();
+      assertThat(done).isTrue();
+      assertThat(r.rowsUpdated()).isEqualTo(10);
+      assertThat(StatementsTest.scores(t)).hasSize(1000);
+      return r;
+    }
+  }
+
+  /**
+   * Two merge inserts updating different rows of one fragment (ids 0-9 and 50-59 of fragment 0):
+   * the second is rebased over the first, not planned again, in either write form (the legacy
+   * one merges the Updates' deletion vectors, the composite one its row-level deletes).
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"legacy_when_exact", "composite"})
+  void mergeInsertsOfDifferentRowsOfOneFragmentBothLandInOnePlan(String form) throws IOException {
+    assertThat(mergeInsertOver(form, 50, 0, false).plans()).isEqualTo(1);
+  }
+
+  /**
+   * The same rows (ids 5-9) updated by both: the loser is planned again (a real collision), at
+   * once or after a wait (decision 0024).
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({"legacy_when_exact, false", "composite, false",
+      "legacy_when_exact, true"})
+  void mergeInsertsOfTheSameRowsCollide(String form, boolean backoff) throws IOException {
+    StatementResult r = mergeInsertOver(form, 5, 10, backoff);
+    assertThat(r.plans()).isEqualTo(2);
+    assertThat(r.attempts().get(0).outcome()).isEqualTo(Attempt.Outcome.CONFLICT);
+  }
 }
