@@ -2,6 +2,7 @@ package dev.lancet.table;
 
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.table.expr.BoundPredicate;
+import dev.lancet.table.expr.Predicate;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -19,7 +20,7 @@ import org.roaringbitmap.RoaringBitmap;
  * }</pre>
  */
 public final class Delete extends StatementBuilder<Delete> {
-  private String predicate;
+  private Predicate predicate;
 
   Delete(TableContext ctx, Supplier<Snapshot> latest) {
     super(ctx, latest);
@@ -32,8 +33,8 @@ public final class Delete extends StatementBuilder<Delete> {
 
   /** The rows to delete: a SQL filter such as {@code "id % 10 = 0"}. */
   public Delete where(String filter) {
-    this.predicate = Objects.requireNonNull(filter, "filter");
-    Sql.parseFilter(filter, "WHERE");
+    // Parsed once here (a bad filter fails at the call); each plan only binds it.
+    this.predicate = Sql.parseFilter(Objects.requireNonNull(filter, "filter"), "WHERE");
     return this;
   }
 
@@ -47,23 +48,23 @@ public final class Delete extends StatementBuilder<Delete> {
 
   /** The statement, for transactions. */
   static final class DeleteStatement implements Statement {
-    private final String predicate;
+    private final Predicate predicate;
     private final int batchSize;
 
-    DeleteStatement(String predicate, int batchSize) {
+    DeleteStatement(Predicate predicate, int batchSize) {
       this.predicate = predicate;
       this.batchSize = batchSize;
     }
 
     @Override
     public String describe() {
-      return "delete where " + predicate;
+      return "delete where " + predicate.sql();
     }
 
     @Override
     public Counts plan(TxnPlan plan, TxnPlan.Step step) {
       TableView view = plan.view();
-      BoundPredicate filter = Sql.filter(predicate, view.arrowSchema(), "WHERE");
+      BoundPredicate filter = Sql.bindFilter(predicate, view.arrowSchema(), "WHERE");
       List<ViewFragment> fragments = view.fragments();
       // Fragments are independent: matched, and their deletion files written, in parallel.
       List<RoaringBitmap> rows = Parallel.map(fragments,

@@ -71,8 +71,8 @@ public final class TableTransaction {
 
   /** Deletes the rows {@code filter} selects. */
   public TableTransaction delete(String filter) {
-    Sql.parseFilter(filter, "WHERE");
-    statements.add(new Delete.DeleteStatement(filter, Scan.DEFAULT_BATCH_SIZE));
+    statements.add(new Delete.DeleteStatement(Sql.parseFilter(filter, "WHERE"),
+        Scan.DEFAULT_BATCH_SIZE));
     return this;
   }
 

@@ -5,6 +5,7 @@ import dev.lancet.format.model.Field;
 import dev.lancet.format.rowids.RowIdSequence;
 import dev.lancet.format.rowids.RowVersionSequence;
 import dev.lancet.table.expr.BoundPredicate;
+import dev.lancet.table.expr.Predicate;
 import dev.lancet.table.expr.BoundValueExpression;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +34,7 @@ import org.roaringbitmap.RoaringBitmap;
  * }</pre>
  */
 public final class Update extends StatementBuilder<Update> {
-  private String predicate = "true";
+  private Predicate predicate = Sql.parseFilter("true", "WHERE");
   private final Map<String, String> sets = new LinkedHashMap<>();
   private long maxRowsPerFile = CreateOptions.DEFAULT_MAX_ROWS_PER_FILE;
 
@@ -48,8 +49,8 @@ public final class Update extends StatementBuilder<Update> {
 
   /** The rows to update (default: every row). */
   public Update where(String filter) {
-    this.predicate = Objects.requireNonNull(filter, "filter");
-    Sql.parseFilter(filter, "WHERE");
+    // Parsed once here (a bad filter fails at the call); each plan only binds it.
+    this.predicate = Sql.parseFilter(Objects.requireNonNull(filter, "filter"), "WHERE");
     return this;
   }
 
@@ -85,12 +86,12 @@ public final class Update extends StatementBuilder<Update> {
     /** Unselected rows read along rather than starting a new range of the read. */
     private static final int RANGE_GAP = 16;
 
-    private final String predicate;
+    private final Predicate predicate;
     private final Map<String, String> sets;
     private final int batchSize;
     private final long maxRowsPerFile;
 
-    UpdateStatement(String predicate, Map<String, String> sets, int batchSize,
+    UpdateStatement(Predicate predicate, Map<String, String> sets, int batchSize,
         long maxRowsPerFile) {
       this.predicate = predicate;
       this.sets = Map.copyOf(sets);
@@ -102,14 +103,14 @@ public final class Update extends StatementBuilder<Update> {
     public String describe() {
       List<String> s = new ArrayList<>();
       sets.forEach((k, v) -> s.add(k + " = " + v));
-      return "update set " + String.join(", ", s) + " where " + predicate;
+      return "update set " + String.join(", ", s) + " where " + predicate.sql();
     }
 
     @Override
     public Counts plan(TxnPlan plan, TxnPlan.Step step) {
       TableView view = plan.view();
       org.apache.arrow.vector.types.pojo.Schema arrow = view.arrowSchema();
-      BoundPredicate filter = Sql.filter(predicate, arrow, "WHERE");
+      BoundPredicate filter = Sql.bindFilter(predicate, arrow, "WHERE");
       List<Field> top = view.schema().topLevel();
       Map<Integer, BoundValueExpression> values = new LinkedHashMap<>();
       for (Map.Entry<String, String> e : sets.entrySet()) {
