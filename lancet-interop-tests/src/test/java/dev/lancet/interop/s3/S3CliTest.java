@@ -33,6 +33,15 @@ class S3CliTest {
     return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
   }
 
+  /** A new bucket holding a table of ids 0..19 in two fragments, written by lance-core. */
+  private static String lanceTable(String bucket, Map<String, String> opts) {
+    String uri = "s3://" + S3ProxyServer.shared().newBucket(bucket) + "/t";
+    try (BufferAllocator alloc = new RootAllocator()) {
+      LanceOnS3.create(uri, opts, alloc, 20, 10);
+    }
+    return uri;
+  }
+
   private static List<String> withOptions(Map<String, String> options, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     options.forEach((k, v) -> {
@@ -44,12 +53,8 @@ class S3CliTest {
 
   @Test
   void inspectLogCommitAndShowTxnOnS3() throws Exception {
-    S3ProxyServer server = S3ProxyServer.shared();
-    String uri = "s3://" + server.newBucket("cli") + "/t";
-    Map<String, String> opts = server.storageOptions();
-    try (BufferAllocator alloc = new RootAllocator()) {
-      LanceOnS3.create(uri, opts, alloc, 20, 10);
-    }
+    Map<String, String> opts = S3ProxyServer.shared().storageOptions();
+    String uri = lanceTable("cli", opts);
     Result inspect = run(withOptions(opts, "inspect", uri, "--json"));
     assertThat(inspect.code()).as(inspect.err()).isZero();
     assertThat(inspect.out()).contains("\"version\": 1,");
@@ -74,12 +79,8 @@ class S3CliTest {
   /** Every row-level command takes the table's storage options, as the others do. */
   @Test
   void rowLevelCommandsTakeStorageOptions() throws Exception {
-    S3ProxyServer server = S3ProxyServer.shared();
-    String uri = "s3://" + server.newBucket("cli-rows") + "/t";
-    Map<String, String> opts = server.storageOptions();
-    try (BufferAllocator alloc = new RootAllocator()) {
-      LanceOnS3.create(uri, opts, alloc, 20, 10);
-    }
+    Map<String, String> opts = S3ProxyServer.shared().storageOptions();
+    String uri = lanceTable("cli-rows", opts);
     java.util.SortedSet<Long> model = new java.util.TreeSet<>();
     for (long i = 0; i < 20; i++) {
       model.add(i);
