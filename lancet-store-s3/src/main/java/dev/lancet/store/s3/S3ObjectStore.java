@@ -137,7 +137,7 @@ public final class S3ObjectStore implements ObjectStore {
     S3Location parsed = S3Location.parse(location);
     S3Options options = S3Options.resolve(storageOptions, environment);
     Optional<URI> endpoint = options.endpoint();
-    requireKeyPair(options); // validate before building or caching anything
+    // A bad key pair fails in the build (credentials), before anything is cached.
     S3Clients.Lease lease = CLIENTS.acquire(options.asMap(), () -> clients(options, endpoint));
     return new S3ObjectStore(parsed, endpoint.map(URI::toString).orElse(""), settings, options.maxRetries(), lease);
   }
@@ -196,23 +196,18 @@ public final class S3ObjectStore implements ObjectStore {
     return b;
   }
 
-  /** An access key without its secret (or the reverse) is refused before any client is built. */
-  private static void requireKeyPair(S3Options options) {
-    if (!options.skipSignature() && options.accessKeyId().isPresent() != options.secretAccessKey().isPresent()) {
-      throw new IllegalArgumentException("Storage options " + S3Options.ACCESS_KEY_ID + " and "
-          + S3Options.SECRET_ACCESS_KEY + " go together; give both or neither (neither: the AWS SDK's default "
-          + "credential chain)");
-    }
-  }
-
   /** Built once per configuration: the default chain is closed with the configuration's clients. */
   private static AwsCredentialsProvider credentials(S3Options options) {
     if (options.skipSignature()) {
       return AnonymousCredentialsProvider.create();
     }
-    requireKeyPair(options);
     Optional<String> key = options.accessKeyId();
     Optional<String> secret = options.secretAccessKey();
+    if (key.isPresent() != secret.isPresent()) {
+      throw new IllegalArgumentException("Storage options " + S3Options.ACCESS_KEY_ID + " and "
+          + S3Options.SECRET_ACCESS_KEY + " go together; give both or neither (neither: the AWS SDK's default "
+          + "credential chain)");
+    }
     if (key.isPresent()) {
       Optional<String> token = options.sessionToken();
       return StaticCredentialsProvider.create(token.isPresent()
