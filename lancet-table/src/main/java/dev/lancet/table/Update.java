@@ -5,8 +5,8 @@ import dev.lancet.format.model.Field;
 import dev.lancet.format.rowids.RowIdSequence;
 import dev.lancet.format.rowids.RowVersionSequence;
 import dev.lancet.table.expr.BoundPredicate;
-import dev.lancet.table.expr.Predicate;
 import dev.lancet.table.expr.BoundValueExpression;
+import dev.lancet.table.expr.Predicate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -34,7 +34,10 @@ import org.roaringbitmap.RoaringBitmap;
  * }</pre>
  */
 public final class Update extends StatementBuilder<Update> {
-  private Predicate predicate = Sql.parseFilter("true", "WHERE");
+  /** The default filter, parsed once for every update (a Predicate is immutable). */
+  private static final Predicate EVERY_ROW = Sql.parseFilter("true", "WHERE");
+
+  private Predicate predicate = EVERY_ROW;
   private final Map<String, String> sets = new LinkedHashMap<>();
   private long maxRowsPerFile = CreateOptions.DEFAULT_MAX_ROWS_PER_FILE;
 

@@ -338,7 +338,6 @@ final class Evaluator {
     }
   }
 
-
   /**
    * IEEE 754 totalOrder, as arrow-rs compares floats (Rust's {@code f64::total_cmp}): -NaN <
    * -inf < ... < -0.0 < 0.0 < ... < inf < NaN, NaN equals NaN of the same sign, -0.0 is not 0.0.
