@@ -56,7 +56,9 @@ public final class DistributedWrite implements AutoCloseable {
   private final Schema schema;
   private final FragmentWriteSpec spec;
   private final CreateOptions createOptions;
+  private final String tag;
   private final InFlightWrites.Write inFlight;
+  private volatile boolean specHandedOut;
 
   private DistributedWrite(TableContext ctx, boolean ownsContext, FragmentWriteSpec.Mode mode,
       Optional<Snapshot> read, Schema schema, Optional<org.apache.arrow.vector.types.pojo.Schema> newSchema,
@@ -71,10 +73,21 @@ public final class DistributedWrite implements AutoCloseable {
       Columns.resolve(schema, k, readVersion());
     }
     StorageChecks.check(schema, storageVersion);
+    this.tag = newTag();
     this.spec = new FragmentWriteSpec(ctx.uri(), ctx.storageOptions(), mode, readVersion(),
-        newSchema, storageVersion, options.maxRowsPerFile(), options.maxBytesPerFile(), keyColumns);
-    this.inFlight = InFlightWrites.begin(ctx.store());
+        newSchema, storageVersion, options.maxRowsPerFile(), options.maxBytesPerFile(), keyColumns,
+        tag);
+    this.inFlight = InFlightWrites.begin(ctx.store(), tag);
   }
+
+  /** 64 random bits as 16 hex digits: short in every file name, unique among live writes. */
+  private static String newTag() {
+    byte[] bits = new byte[8];
+    TAGS.nextBytes(bits);
+    return java.util.HexFormat.of().formatHex(bits);
+  }
+
+  private static final java.security.SecureRandom TAGS = new java.security.SecureRandom();
 
   static DistributedWrite append(TableContext ctx, Snapshot read, CreateOptions limits,
       List<String> keyColumns) {
@@ -117,9 +130,23 @@ public final class DistributedWrite implements AutoCloseable {
     return mode;
   }
 
-  /** What workers open their {@link FragmentWriter}s with. */
+  /**
+   * What workers open their {@link FragmentWriter}s with while this write is open. Their files
+   * carry the write's tag, so {@link #abort} finds them all; a worker that finishes after the
+   * write was committed, aborted or closed deletes its files and fails.
+   */
   public FragmentWriteSpec spec() {
+    specHandedOut = true;
     return spec;
+  }
+
+  /**
+   * A spec for workers that outlive this write (a streaming query's epochs, each committed by
+   * a write of its own): their files are named at random and only the files a commit or an
+   * abort is given are its.
+   */
+  public FragmentWriteSpec detachedSpec() {
+    return spec.detached();
   }
 
   /** The Arrow schema the workers' batches must have (the table's, or the new one). */
@@ -133,11 +160,38 @@ public final class DistributedWrite implements AutoCloseable {
   }
 
   /**
-   * Deletes data files of this write that no commit references: call it only when the commit
-   * definitely failed or never ran (never after a {@link CommitStateUnknownException}).
+   * Ends the write and deletes its data files: {@code files} (what the workers reported) and
+   * every other file named with its tag, the files of workers whose report never reached the
+   * coordinator (Spark drops the results of tasks that finish after the job failed). A worker
+   * still running finds the write ended when it finishes and deletes its own files: it checks
+   * after its files are complete, and the files are listed here after the write ended, so each
+   * file is deleted by one side or the other. Call it only when the commit definitely failed or
+   * never ran (never after a {@link CommitStateUnknownException}).
    */
   public void abort(Collection<WrittenFile> files) {
+    inFlight.close();
     StreamWrite.delete(ctx, List.copyOf(files));
+    if (!specHandedOut) {
+      return; // no worker can have named a file after this write
+    }
+    String prefix = tag + "-";
+    java.util.Set<String> reported = new java.util.HashSet<>();
+    files.forEach(f -> reported.add(f.path()));
+    try {
+      for (dev.lancet.core.store.ObjectInfo o : ctx.store().list("data/")) {
+        String name = o.path().substring("data/".length());
+        if (name.startsWith(prefix) && !reported.contains(name)) {
+          ctx.store().delete(o.path());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // cleanup reclaims what is left: no version references these files
+    }
+  }
+
+  /** The tag the files of this write's workers are named with. */
+  String tag() {
+    return tag;
   }
 
   @Override

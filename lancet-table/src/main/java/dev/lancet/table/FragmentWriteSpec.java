@@ -34,10 +34,11 @@ public final class FragmentWriteSpec implements Serializable {
   private final long maxRowsPerFile;
   private final long maxBytesPerFile;
   private final List<String> keyColumns;
+  private final String writeTag;
 
   FragmentWriteSpec(String uri, Map<String, String> storageOptions, Mode mode, long readVersion,
       Optional<org.apache.arrow.vector.types.pojo.Schema> newSchema, String storageVersion,
-      long maxRowsPerFile, long maxBytesPerFile, List<String> keyColumns) {
+      long maxRowsPerFile, long maxBytesPerFile, List<String> keyColumns, String writeTag) {
     this.uri = Objects.requireNonNull(uri, "uri");
     this.storageOptions = Map.copyOf(storageOptions);
     this.mode = Objects.requireNonNull(mode, "mode");
@@ -47,6 +48,7 @@ public final class FragmentWriteSpec implements Serializable {
     this.maxRowsPerFile = maxRowsPerFile;
     this.maxBytesPerFile = maxBytesPerFile;
     this.keyColumns = List.copyOf(keyColumns);
+    this.writeTag = Objects.requireNonNull(writeTag, "writeTag");
     if ((mode == Mode.APPEND) != newSchemaJson.isEmpty()) {
       throw new IllegalArgumentException("an append takes the table's schema; an overwrite or a "
           + "create brings its own");
@@ -98,5 +100,21 @@ public final class FragmentWriteSpec implements Serializable {
   /** The columns whose key hashes the writers collect (for a unique-key assertion). */
   public List<String> keyColumns() {
     return keyColumns;
+  }
+
+  /**
+   * The id of the coordinator's write while it is open, or empty for a detached spec: workers
+   * name their files {@code {tag}-{uuid}.lance}, and a worker that finishes after the write was
+   * committed or aborted deletes its files instead of reporting them (see
+   * {@link DistributedWrite#abort}).
+   */
+  public Optional<String> writeTag() {
+    return writeTag.isEmpty() ? Optional.empty() : Optional.of(writeTag);
+  }
+
+  /** The same spec without the write's tag: for workers that outlive the write. */
+  FragmentWriteSpec detached() {
+    return new FragmentWriteSpec(uri, storageOptions, mode, readVersion, newSchema(),
+        storageVersion, maxRowsPerFile, maxBytesPerFile, keyColumns, "");
   }
 }

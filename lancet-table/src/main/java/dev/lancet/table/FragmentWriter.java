@@ -56,7 +56,8 @@ public final class FragmentWriter implements AutoCloseable {
     }
     WriteSpec ws = new WriteSpec(spec.uri(), spec.storageOptions(), store, "data",
         LanceSchemas.toArrow(lance), lance.fields(), spec.storageVersion(),
-        spec.maxRowsPerFile(), spec.maxBytesPerFile(), allocator, Optional.empty());
+        spec.maxRowsPerFile(), spec.maxBytesPerFile(), allocator, Optional.empty(),
+        spec.writeTag().map(t -> t + "-").orElse(""));
     this.writer = DataFileFormats.discover().newWriter(ws);
   }
 
@@ -126,16 +127,39 @@ public final class FragmentWriter implements AutoCloseable {
     return java.util.Arrays.copyOf(keyHashes, keyCount);
   }
 
-  /** Closes the open file and describes every file written, in write order. */
+  /**
+   * Closes the open file and describes every file written, in write order. When the spec's
+   * write has ended meanwhile (committed, aborted or closed by its coordinator), the files are
+   * deleted instead and this throws: no commit will take them.
+   */
   public List<WrittenFile> finish() {
+    List<WrittenFile> files;
     try {
-      List<WrittenFile> files = writer.finish();
-      finished = true;
-      return List.copyOf(files);
+      files = writer.finish();
     } catch (IOException e) {
       abort();
       throw new UncheckedIOException("finishing data files of " + spec.uri(), e);
     }
+    // Checked only now that every file is complete: the coordinator's abort lists the data
+    // files after it ends the write, so a file this check misses, its listing sees.
+    if (spec.writeTag().isPresent()) {
+      boolean open;
+      try {
+        open = InFlightWrites.isOpen(store, spec.writeTag().get());
+      } catch (IOException e) {
+        abort();
+        throw new UncheckedIOException("checking that the distributed write " + spec.writeTag().get()
+            + " of " + spec.uri() + " is still open; this worker's files were deleted", e);
+      }
+      if (!open) {
+        abort();
+        throw new LanceTableException("the distributed write " + spec.writeTag().get() + " of "
+            + spec.uri() + " has ended (its coordinator committed, aborted or closed it) before "
+            + "this worker finished: its " + files.size() + " data file(s) were deleted");
+      }
+    }
+    finished = true;
+    return List.copyOf(files);
   }
 
   /** Deletes every file written so far. */

@@ -48,6 +48,7 @@ final class InFlightWrites {
     private final String path;
     private final byte[] started;
     private final ScheduledFuture<?> beat;
+    private boolean closed;
 
     private Write(ObjectStore store, String path, byte[] started) {
       this.store = store;
@@ -57,7 +58,12 @@ final class InFlightWrites {
           HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void refresh() {
+    // Synchronized with close: a beat running while the write ends must not put the marker back
+    // (a distributed write's workers take its presence to mean the write is still open).
+    private synchronized void refresh() {
+      if (closed) {
+        return;
+      }
       try {
         store.putAdvisory(path, started);
       } catch (IOException | RuntimeException e) {
@@ -65,8 +71,13 @@ final class InFlightWrites {
       }
     }
 
+    /** Ends the registration (again: nothing). */
     @Override
-    public void close() {
+    public synchronized void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
       beat.cancel(false);
       try {
         store.delete(path);
@@ -78,7 +89,12 @@ final class InFlightWrites {
 
   /** Registers a write starting now. */
   static Write begin(ObjectStore store) {
-    String path = DIRECTORY + UUID.randomUUID();
+    return begin(store, UUID.randomUUID().toString());
+  }
+
+  /** Registers a write starting now, its marker named {@code id}. */
+  static Write begin(ObjectStore store, String id) {
+    String path = DIRECTORY + id;
     byte[] started = Instant.now().toString().getBytes(StandardCharsets.UTF_8);
     try {
       store.putAdvisory(path, started);
@@ -86,6 +102,11 @@ final class InFlightWrites {
       throw new java.io.UncheckedIOException("registering a write in " + DIRECTORY, e);
     }
     return new Write(store, path, started);
+  }
+
+  /** Whether the write registered as {@code id} is still registered (its marker exists). */
+  static boolean isOpen(ObjectStore store, String id) throws IOException {
+    return store.exists(DIRECTORY + id);
   }
 
   /**

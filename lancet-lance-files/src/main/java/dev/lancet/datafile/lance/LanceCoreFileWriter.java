@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a stream of batches as Lance data files named {@code {uuid}.lance} with lance-core's
+ * Writes a stream of batches as Lance data files named {@code {prefix}{uuid}.lance} with lance-core's
  * {@link LanceFileWriter}, one open file at a time, rolling over at the row limit (a batch that
  * straddles it is split) or once the batches written reach the byte limit (counted as their
  * Arrow buffer sizes, an upper estimate of the encoded size). Memory: the batch being written
@@ -97,7 +97,7 @@ final class LanceCoreFileWriter implements DataFileWriter {
   }
 
   private void openNext(BufferAllocator allocator) throws IOException {
-    currentName = UUID.randomUUID() + ".lance";
+    currentName = spec.fileNamePrefix() + UUID.randomUUID() + ".lance";
     String relative = spec.directory() + "/" + currentName;
     created.add(relative);
     currentAllocator = allocator;

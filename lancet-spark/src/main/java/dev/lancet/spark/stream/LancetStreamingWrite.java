@@ -62,7 +62,7 @@ public final class LancetStreamingWrite implements StreamingWrite {
       ensureTable();
       try (LanceTable table = state.open();
           DistributedWrite w = table.newDistributedWrite(state.options().createOptions(), List.of())) {
-        spec = w.spec();
+        spec = w.detachedSpec(); // used by every epoch, each committed by a write of its own
         arrow = w.arrowSchema();
       }
     }

@@ -19,6 +19,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param storageOptions the table's storage options (the keys lance-core uses)
  * @param store the table's object store (the writer deletes its files through it on abort)
  * @param dictionaries the dictionaries of dictionary-encoded columns, if any
+ * @param fileNamePrefix what each new file's name starts with (before its random part), so a
+ *     coordinator can find every file of its write, reported or not; usually empty
  */
 public record WriteSpec(
     String tableUri,
@@ -31,7 +33,8 @@ public record WriteSpec(
     long maxRowsPerFile,
     long maxBytesPerFile,
     BufferAllocator allocator,
-    java.util.Optional<DictionaryProvider> dictionaries) {
+    java.util.Optional<DictionaryProvider> dictionaries,
+    String fileNamePrefix) {
 
   public WriteSpec {
     Objects.requireNonNull(tableUri, "tableUri");
@@ -49,5 +52,18 @@ public record WriteSpec(
     }
     Objects.requireNonNull(allocator, "allocator");
     Objects.requireNonNull(dictionaries, "dictionaries");
+    Objects.requireNonNull(fileNamePrefix, "fileNamePrefix");
+    if (fileNamePrefix.contains("/")) {
+      throw new IllegalArgumentException("a file name prefix names no directory: " + fileNamePrefix);
+    }
+  }
+
+  /** A spec whose files are named at random, with nothing before the random part. */
+  public WriteSpec(String tableUri, Map<String, String> storageOptions, ObjectStore store,
+      String directory, Schema arrowSchema, List<Field> fields, String fileVersion,
+      long maxRowsPerFile, long maxBytesPerFile, BufferAllocator allocator,
+      java.util.Optional<DictionaryProvider> dictionaries) {
+    this(tableUri, storageOptions, store, directory, arrowSchema, fields, fileVersion,
+        maxRowsPerFile, maxBytesPerFile, allocator, dictionaries, "");
   }
 }
