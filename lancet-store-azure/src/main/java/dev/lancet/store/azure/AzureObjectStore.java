@@ -26,6 +26,7 @@ import dev.lancet.core.store.ObjectInfo;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.ObjectTooLargeException;
 import dev.lancet.core.store.Ranges;
+import dev.lancet.core.store.SharedClients;
 import dev.lancet.core.store.StoreAccessException;
 import dev.lancet.core.store.StoreAccessException.Reason;
 import dev.lancet.core.store.StorePath;
@@ -78,15 +79,17 @@ public final class AzureObjectStore implements ObjectStore {
   private final int maxRetries;
   private final BlobContainerClient container;
   private final BlobContainerClient conditionalContainer;
+  private final SharedClients<Clients>.Lease lease;
 
   private AzureObjectStore(AzureLocation location, String accountUrl, Settings settings, int maxRetries,
-      BlobContainerClient container, BlobContainerClient conditionalContainer) {
+      SharedClients<Clients>.Lease lease) {
     this.location = location;
     this.accountUrl = accountUrl;
     this.settings = settings;
     this.maxRetries = maxRetries;
-    this.container = container;
-    this.conditionalContainer = conditionalContainer;
+    this.lease = lease;
+    this.container = lease.clients().retrying().getBlobContainerClient(location.container());
+    this.conditionalContainer = lease.clients().once().getBlobContainerClient(location.container());
   }
 
   public static AzureObjectStore open(String location, Map<String, String> storageOptions) {
@@ -102,21 +105,26 @@ public final class AzureObjectStore implements ObjectStore {
     int retries = options.maxRetries();
     Map<String, String> key = new java.util.TreeMap<>(options.asMap());
     key.put(" account", account);
-    BlobServiceClient[] clients = CLIENTS.computeIfAbsent(key, unused -> new BlobServiceClient[] {
+    SharedClients<Clients>.Lease lease = CLIENTS.acquire(key, () -> new Clients(
         service(options, account, url,
             new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, retries + 1, (Integer) null, 100L, 5_000L, null)),
-        service(options, account, url, new RequestRetryOptions(RetryPolicyType.FIXED, 1, (Integer) null, 1L, 1L, null))});
-    return new AzureObjectStore(parsed, url.toString(), settings, retries,
-        clients[0].getBlobContainerClient(parsed.container()), clients[1].getBlobContainerClient(parsed.container()));
+        service(options, account, url, new RequestRetryOptions(RetryPolicyType.FIXED, 1, (Integer) null, 1L, 1L, null))));
+    return new AzureObjectStore(parsed, url.toString(), settings, retries, lease);
   }
 
+  /** The SDK clients of one configuration: with the SDK's retries, and without (conditional puts). */
+  record Clients(BlobServiceClient retrying, BlobServiceClient once) {}
+
   /**
-   * The SDK clients (with and without retries) of one configuration, shared by every store
-   * opened with the same options in this JVM: building a client and its connections costs far
-   * more than a request.
+   * The clients of every configuration in this JVM, shared by the stores opened with the same
+   * options and bounded like the S3 store's ({@link SharedClients}): building a client and its
+   * connections costs far more than a request. Each service client has its own HTTP client, and
+   * the SDK gives neither a close method, so an evicted configuration is only dropped; what the
+   * bound prevents is every configuration ever opened (a rotating SAS token makes a new one each
+   * time) pinning its clients for the life of the JVM.
    */
-  private static final Map<Map<String, String>, BlobServiceClient[]> CLIENTS =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  static final SharedClients<Clients> CLIENTS =
+      new SharedClients<>(SharedClients.DEFAULT_MAX_IDLE, c -> { }, "Azure");
 
   private static BlobServiceClient service(AzureOptions options, String account, URI url, RequestRetryOptions retry) {
     BlobServiceClientBuilder b = new BlobServiceClientBuilder().endpoint(url.toString()).retryOptions(retry);
@@ -225,6 +233,7 @@ public final class AzureObjectStore implements ObjectStore {
     BinaryData body = BinaryData.fromBytes(Objects.requireNonNull(data, "data").clone());
     BlobParallelUploadOptions upload = new BlobParallelUploadOptions(body).setParallelTransferOptions(transfer())
         .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*"));
+    ensureOpen("conditional Put Blob", path);
     for (int attempt = 0; ; attempt++) {
       try {
         conditionalContainer.getBlobClient(location.blobName(path)).uploadWithResponse(upload, null, Context.NONE);
@@ -313,6 +322,15 @@ public final class AzureObjectStore implements ObjectStore {
     write(path, () -> container.getBlobClient(location.blobName(path)).deleteIfExists());
   }
 
+  /**
+   * Releases this store's hold on its configuration's shared clients (once; later calls do
+   * nothing); a request after the close fails with an {@link IllegalStateException}.
+   */
+  @Override
+  public void close() {
+    lease.release();
+  }
+
   @Override
   public String toString() {
     return "AzureObjectStore[" + location + " at " + accountUrl + "]";
@@ -323,7 +341,16 @@ public final class AzureObjectStore implements ObjectStore {
     T run();
   }
 
+  /** A request after the close fails here, whatever became of the shared clients. */
+  private void ensureOpen(String request, String path) {
+    if (lease.released()) {
+      throw new IllegalStateException("Azure " + request + " " + path + ": the store for " + location
+          + " at " + accountUrl + " is closed; open the table again");
+    }
+  }
+
   private <T> T read(String path, Call<T> call) throws IOException {
+    ensureOpen("request for", path);
     try {
       return call.run();
     } catch (BlobStorageException e) {
@@ -341,6 +368,7 @@ public final class AzureObjectStore implements ObjectStore {
   }
 
   private <T> T write(String path, Call<T> call) throws IOException {
+    ensureOpen("write of", path);
     try {
       return call.run();
     } catch (BlobStorageException e) {

@@ -7,6 +7,7 @@ import dev.lancet.core.store.ObjectInfo;
 import dev.lancet.core.store.ObjectTooLargeException;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.Ranges;
+import dev.lancet.core.store.SharedClients;
 import dev.lancet.core.store.StoreAccessException;
 import dev.lancet.core.store.StoreAccessException.Reason;
 import dev.lancet.core.store.StorePath;
@@ -104,8 +105,8 @@ public final class S3ObjectStore implements ObjectStore {
     }
   }
 
-  /** The SDK clients of every configuration in this JVM (shared, bounded: {@link S3Clients}). */
-  static final S3Clients CLIENTS = new S3Clients(S3Clients.DEFAULT_MAX_IDLE);
+  /** The SDK clients of every configuration in this JVM (shared, bounded: {@link SharedClients}). */
+  static final SharedClients<S3Clients> CLIENTS = S3Clients.cache(SharedClients.DEFAULT_MAX_IDLE);
 
   private final S3Location location;
   private final String endpoint;
@@ -113,10 +114,10 @@ public final class S3ObjectStore implements ObjectStore {
   private final int maxRetries;
   private final S3Client client;
   private final S3Client conditionalClient;
-  private final S3Clients.Lease lease;
+  private final SharedClients<S3Clients>.Lease lease;
 
   private S3ObjectStore(S3Location location, String endpoint, Settings settings, int maxRetries,
-      S3Clients.Lease lease) {
+      SharedClients<S3Clients>.Lease lease) {
     this.location = location;
     this.endpoint = endpoint;
     this.settings = settings;
@@ -138,11 +139,11 @@ public final class S3ObjectStore implements ObjectStore {
     S3Options options = S3Options.resolve(storageOptions, environment);
     Optional<URI> endpoint = options.endpoint();
     // A bad key pair fails in the build (credentials), before anything is cached.
-    S3Clients.Lease lease = CLIENTS.acquire(options.asMap(), () -> clients(options, endpoint));
+    SharedClients<S3Clients>.Lease lease = CLIENTS.acquire(options.asMap(), () -> clients(options, endpoint));
     return new S3ObjectStore(parsed, endpoint.map(URI::toString).orElse(""), settings, options.maxRetries(), lease);
   }
 
-  static S3Clients.Clients clients(S3Options options, Optional<URI> endpoint) {
+  static S3Clients clients(S3Options options, Optional<URI> endpoint) {
     AwsCredentialsProvider credentials = credentials(options);
     SdkHttpClient http = Apache5HttpClient.builder()
         .connectionTimeout(options.connectTimeout())
@@ -156,7 +157,7 @@ public final class S3ObjectStore implements ObjectStore {
           .overrideConfiguration(c -> c.retryStrategy(retrying)).build();
       S3Client conditional = builder(options, endpoint, http, credentials)
           .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
-      return new S3Clients.Clients(http, client, conditional, credentials);
+      return new S3Clients(http, client, conditional, credentials);
     } catch (RuntimeException e) {
       http.close();
       if (credentials instanceof AutoCloseable c) {
@@ -218,7 +219,7 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   /** The shared clients this store uses (tests). */
-  S3Clients.Clients sharedClients() {
+  S3Clients sharedClients() {
     return lease.clients();
   }
 
@@ -486,7 +487,8 @@ public final class S3ObjectStore implements ObjectStore {
   /**
    * Releases this store's hold on its configuration's shared clients (once; later calls do
    * nothing). The clients stay open for the next store of the same configuration while few
-   * configurations are idle ({@link S3Clients}); a store must not be used after it is closed.
+   * configurations are idle ({@link SharedClients}); a request after the close fails with an
+   * {@link IllegalStateException} naming the store.
    */
   @Override
   public void close() {
@@ -507,8 +509,17 @@ public final class S3ObjectStore implements ObjectStore {
     T run();
   }
 
+  /** A closed store's clients may be closed too (evicted): say so, not "pool shut down". */
+  private void ensureOpen(String request, String path) {
+    if (lease.released()) {
+      throw new IllegalStateException("S3 " + request + " " + path + ": the store for " + location
+          + at() + " is closed; open the table again");
+    }
+  }
+
   /** A read: 404 is {@link NotFoundException}. */
   private <T> T read(String request, String path, Call<T> call) throws IOException {
+    ensureOpen(request, path);
     try {
       return call.run();
     } catch (NoSuchKeyException e) {
@@ -529,6 +540,7 @@ public final class S3ObjectStore implements ObjectStore {
 
   /** An idempotent write, retried by the SDK. */
   private <T> T write(String request, String path, Call<T> call) throws IOException {
+    ensureOpen(request, path);
     try {
       return call.run();
     } catch (S3Exception e) {
@@ -559,6 +571,7 @@ public final class S3ObjectStore implements ObjectStore {
    * conflict, throttling, never sent). 412 is {@link AlreadyExistsException}.
    */
   private <T> T conditional(String request, String path, Call<T> call) throws IOException {
+    ensureOpen(request, path);
     for (int attempt = 0; ; attempt++) {
       try {
         return call.run();

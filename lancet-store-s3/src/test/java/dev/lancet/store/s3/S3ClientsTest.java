@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lancet.core.store.SharedClients;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shared SDK clients ({@link S3Clients}): one set per configuration, never shared between
+ * The shared SDK clients ({@link SharedClients} of {@link S3Clients}): one set per configuration, never shared between
  * stores whose storage options differ, kept open for the next store while few configurations
  * are idle, and closed (so nothing leaks) beyond that bound, never while a store holds them.
  */
@@ -74,10 +75,10 @@ class S3ClientsTest {
 
   @Test
   void idleConfigurationsBeyondTheBoundAreClosedAndHeldOnesNever() {
-    S3Clients pool = new S3Clients(2);
+    SharedClients<S3Clients> pool = S3Clients.cache(2);
     String bucket = server.newBucket("clients-bound");
     List<Map<String, String>> keys = new ArrayList<>();
-    List<S3Clients.Lease> leases = new ArrayList<>();
+    List<SharedClients<S3Clients>.Lease> leases = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       Map<String, String> options = with("timeout", (40 + i) + "s");
       S3Options resolved = S3Options.resolve(options, Map.of());
@@ -86,10 +87,10 @@ class S3ClientsTest {
     }
     // Five held configurations: more than the bound, and all of them open and working.
     assertThat(pool.size()).isEqualTo(5);
-    for (S3Clients.Lease lease : leases) {
+    for (SharedClients<S3Clients>.Lease lease : leases) {
       lease.clients().client().headBucket(r -> r.bucket(bucket));
     }
-    S3Clients.Lease again = pool.acquire(keys.get(0), () -> {
+    SharedClients<S3Clients>.Lease again = pool.acquire(keys.get(0), () -> {
       throw new AssertionError("a held configuration is not built again");
     });
     assertThat(again.clients()).isSameAs(leases.get(0).clients());
@@ -97,7 +98,7 @@ class S3ClientsTest {
     again.release(); // a second release does nothing
     assertThat(pool.leases(keys.get(0))).isEqualTo(1);
 
-    for (S3Clients.Lease lease : leases) {
+    for (SharedClients<S3Clients>.Lease lease : leases) {
       lease.release();
     }
     // The two most recently released stay open; the three released first are closed.
@@ -107,13 +108,13 @@ class S3ClientsTest {
     leases.get(4).clients().client().headBucket(r -> r.bucket(bucket));
     for (int i = 0; i < 3; i++) {
       assertThat(pool.leases(keys.get(i))).isEqualTo(-1);
-      S3Clients.Clients closed = leases.get(i).clients();
+      S3Clients closed = leases.get(i).clients();
       assertThatThrownBy(() -> closed.client().headBucket(r -> r.bucket(bucket)))
           .as("configuration %d was closed", i).isInstanceOf(RuntimeException.class);
     }
     // A closed configuration is built afresh when a store needs it again.
     S3Options first = S3Options.resolve(with("timeout", "40s"), Map.of());
-    S3Clients.Lease rebuilt = pool.acquire(first.asMap(), () -> S3ObjectStore.clients(first, first.endpoint()));
+    SharedClients<S3Clients>.Lease rebuilt = pool.acquire(first.asMap(), () -> S3ObjectStore.clients(first, first.endpoint()));
     assertThat(rebuilt.clients()).isNotSameAs(leases.get(0).clients());
     rebuilt.clients().client().headBucket(r -> r.bucket(bucket));
     rebuilt.release();
@@ -122,17 +123,17 @@ class S3ClientsTest {
 
   @Test
   void twoStoresBuildingOneConfigurationAtOnceKeepOneSetAndCloseTheOther() throws Exception {
-    S3Clients pool = new S3Clients(2);
+    SharedClients<S3Clients> pool = S3Clients.cache(2);
     String bucket = server.newBucket("clients-race");
     S3Options options = S3Options.resolve(with("timeout", "31s"), Map.of());
     CyclicBarrier bothBuilding = new CyclicBarrier(2);
-    List<S3Clients.Clients> built = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<S3Clients> built = java.util.Collections.synchronizedList(new ArrayList<>());
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
-      List<Future<S3Clients.Lease>> leases = new ArrayList<>();
+      List<Future<SharedClients<S3Clients>.Lease>> leases = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
         leases.add(threads.submit(() -> pool.acquire(options.asMap(), () -> {
-          S3Clients.Clients c = S3ObjectStore.clients(options, options.endpoint());
+          S3Clients c = S3ObjectStore.clients(options, options.endpoint());
           built.add(c);
           try {
             bothBuilding.await(30, TimeUnit.SECONDS); // neither found the other's clients
@@ -142,14 +143,14 @@ class S3ClientsTest {
           return c;
         })));
       }
-      S3Clients.Lease a = leases.get(0).get(60, TimeUnit.SECONDS);
-      S3Clients.Lease b = leases.get(1).get(60, TimeUnit.SECONDS);
+      SharedClients<S3Clients>.Lease a = leases.get(0).get(60, TimeUnit.SECONDS);
+      SharedClients<S3Clients>.Lease b = leases.get(1).get(60, TimeUnit.SECONDS);
       assertThat(built).hasSize(2);
       assertThat(a.clients()).isSameAs(b.clients());
       assertThat(pool.size()).isEqualTo(1);
       assertThat(pool.leases(options.asMap())).isEqualTo(2);
-      S3Clients.Clients kept = a.clients();
-      S3Clients.Clients other = built.get(0) == kept ? built.get(1) : built.get(0);
+      S3Clients kept = a.clients();
+      S3Clients other = built.get(0) == kept ? built.get(1) : built.get(0);
       kept.client().headBucket(r -> r.bucket(bucket));
       assertThatThrownBy(() -> other.client().headBucket(r -> r.bucket(bucket)))
           .as("the set that was not kept is closed").isInstanceOf(RuntimeException.class);
@@ -158,6 +159,30 @@ class S3ClientsTest {
       assertThat(pool.leases(options.asMap())).isZero();
     } finally {
       threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void aStoreUsedAfterItsCloseSaysSoEvenOnceItsClientsAreClosed() throws Exception {
+    String bucket = server.newBucket("clients-closed");
+    Map<String, String> options = with("timeout", "33s");
+    S3ObjectStore store = open(bucket, options);
+    store.put("x", "x".getBytes(UTF_8));
+    store.close();
+    store.close(); // a second close does nothing
+    // Evict its configuration: more idle configurations than the bound.
+    for (int i = 0; i <= dev.lancet.core.store.SharedClients.DEFAULT_MAX_IDLE; i++) {
+      open(bucket, with("timeout", (60 + i) + "s")).close();
+    }
+    assertThat(S3ObjectStore.CLIENTS.leases(S3Options.resolve(options, Map.of()).asMap())).isEqualTo(-1);
+    assertThatThrownBy(() -> store.get("x")).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("GET x").hasMessageContaining("s3://" + bucket + "/t")
+        .hasMessageContaining("is closed");
+    assertThatThrownBy(() -> store.putIfAbsent("y", new byte[1]))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("is closed");
+    assertThatThrownBy(() -> store.list("")).isInstanceOf(IllegalStateException.class);
+    try (S3ObjectStore again = open(bucket, options)) {
+      assertThat(again.get("x")).isEqualTo("x".getBytes(UTF_8));
     }
   }
 }
