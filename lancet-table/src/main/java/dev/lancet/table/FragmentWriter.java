@@ -138,28 +138,42 @@ public final class FragmentWriter implements AutoCloseable {
       files = writer.finish();
     } catch (IOException e) {
       abort();
+      // The coordinator's abort may have deleted a file just completed (before it was synced).
+      if (spec.writeTag().isPresent() && !writeOpen(e)) {
+        throw ended(-1, e);
+      }
       throw new UncheckedIOException("finishing data files of " + spec.uri(), e);
     }
     // Checked only now that every file is complete: the coordinator's abort lists the data
     // files after it ends the write, so a file this check misses, its listing sees.
-    if (spec.writeTag().isPresent()) {
-      boolean open;
-      try {
-        open = InFlightWrites.isOpen(store, spec.writeTag().get());
-      } catch (IOException e) {
-        abort();
-        throw new UncheckedIOException("checking that the distributed write " + spec.writeTag().get()
-            + " of " + spec.uri() + " is still open; this worker's files were deleted", e);
-      }
-      if (!open) {
-        abort();
-        throw new LanceTableException("the distributed write " + spec.writeTag().get() + " of "
-            + spec.uri() + " has ended (its coordinator committed, aborted or closed it) before "
-            + "this worker finished: its " + files.size() + " data file(s) were deleted");
-      }
+    if (spec.writeTag().isPresent() && !writeOpen(null)) {
+      abort();
+      throw ended(files.size(), null);
     }
     finished = true;
     return List.copyOf(files);
+  }
+
+  /** Whether the spec's write is still open; a failed check deletes this worker's files. */
+  private boolean writeOpen(IOException earlier) {
+    try {
+      return InFlightWrites.isOpen(store, spec.writeTag().get());
+    } catch (IOException e) {
+      abort();
+      if (earlier != null) {
+        e.addSuppressed(earlier);
+      }
+      throw new UncheckedIOException("checking that the distributed write " + spec.writeTag().get()
+          + " of " + spec.uri() + " is still open; this worker's files were deleted", e);
+    }
+  }
+
+  /** {@code files}: how many were deleted, or -1 when finishing them failed (the cause). */
+  private LanceTableException ended(int files, IOException cause) {
+    return new LanceTableException("the distributed write " + spec.writeTag().get() + " of "
+        + spec.uri() + " has ended (its coordinator committed, aborted or closed it) before this "
+        + "worker finished: its " + (files >= 0 ? files + " " : "") + "data file(s) were deleted",
+        cause);
   }
 
   /** Deletes every file written so far. */
