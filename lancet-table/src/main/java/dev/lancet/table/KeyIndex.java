@@ -30,6 +30,13 @@ abstract class KeyIndex {
   /** Looks source rows up as {@link #lookup} does. */
   interface Cursor {
     int lookup(List<FieldVector> keyColumns, int row);
+
+    /** {@link #lookup} of rows {@code 0..n-1} into {@code out}: one call per batch. */
+    default void lookupAll(List<FieldVector> keyColumns, int n, int[] out) {
+      for (int r = 0; r < n; r++) {
+        out[r] = lookup(keyColumns, r);
+      }
+    }
   }
 
   /** A source row whose key another source row has too, or -1. */
@@ -142,16 +149,86 @@ abstract class KeyIndex {
 
     @Override
     Cursor cursor() {
-      int[] finger = {0};
-      return (keyColumns, row) -> {
+      return new SortedCursor();
+    }
+
+    /**
+     * Remembers where the last key was found. A fragment's keys usually ascend, so the next key
+     * is most often at the finger, just after it, or between the two (absent): two comparisons;
+     * anything else gallops from the finger ({@link #near}).
+     */
+    private final class SortedCursor implements Cursor {
+      private int finger;
+      private long[] values = new long[0];
+
+      @Override
+      public int lookup(List<FieldVector> keyColumns, int row) {
         FieldVector v = keyColumns.get(0);
         if (v.isNull(row)) {
           return -1;
         }
-        int at = near(keys, finger[0], value(v, row));
-        finger[0] = Math.min(at >= 0 ? at : -at - 1, Math.max(0, keys.length - 1));
+        int at = find(value(v, row));
         return at >= 0 ? rows[at] : -1;
-      };
+      }
+
+      @Override
+      public void lookupAll(List<FieldVector> keyColumns, int n, int[] out) {
+        FieldVector v = keyColumns.get(0);
+        if (values.length < n) {
+          values = new long[n];
+        }
+        readValues(v, n, values);
+        boolean nulls = v.getNullCount() > 0;
+        for (int r = 0; r < n; r++) {
+          if (nulls && v.isNull(r)) {
+            out[r] = -1;
+            continue;
+          }
+          int at = find(values[r]);
+          out[r] = at >= 0 ? rows[at] : -1;
+        }
+      }
+
+      private int find(long key) {
+        int m = keys.length;
+        if (m == 0) {
+          return -1;
+        }
+        int f = finger;
+        long here = keys[f];
+        if (here == key) {
+          return f;
+        }
+        if (here < key && f + 1 < m) {
+          long next = keys[f + 1];
+          if (next > key) {
+            return -1;
+          }
+          if (next == key) {
+            finger = f + 1;
+            return f + 1;
+          }
+        }
+        int at = near(keys, f, key);
+        finger = Math.min(at >= 0 ? at : -at - 1, m - 1);
+        return at;
+      }
+    }
+  }
+
+  /**
+   * The integer values of rows {@code 0..n-1} (a null row's value means nothing): a 64-bit
+   * column is copied in bulk, other widths value by value.
+   */
+  static void readValues(FieldVector v, int n, long[] out) {
+    if (v instanceof org.apache.arrow.vector.BigIntVector && n > 0) {
+      v.getDataBuffer().nioBuffer(0, n * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).asLongBuffer()
+          .get(out, 0, n);
+      return;
+    }
+    BaseIntVector ints = (BaseIntVector) v;
+    for (int r = 0; r < n; r++) {
+      out[r] = v.isNull(r) ? 0 : ints.getValueAsLong(r);
     }
   }
 

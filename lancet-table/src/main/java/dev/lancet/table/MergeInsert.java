@@ -477,8 +477,10 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
           int[] hitSource = new int[n];
           int hits = 0;
           RoaringBitmap unmatched = new RoaringBitmap(); // only read for a by-source delete
+          int[] found = new int[n];
+          keys.lookupAll(kc, n, found);
           for (int r = 0; r < n; r++) {
-            int s = keys.lookup(kc, r);
+            int s = found[r];
             if (s < 0) {
               if (bySourceDelete) {
                 unmatched.add(r);

@@ -20,7 +20,7 @@ import org.apache.arrow.vector.FieldVector;
  * A cursor of an integer {@link KeyIndex} (a galloping search from the last key found) finds
  * exactly what a plain lookup finds, whatever the order of the keys looked up: ascending (a
  * fragment in write order), descending, or random, with misses below, between and above the
- * source keys and null target keys.
+ * source keys and null target keys; so does a cursor's lookup of a whole batch.
  */
 class KeyIndexProperties {
 
@@ -54,6 +54,12 @@ class KeyIndexProperties {
       v.setValueCount(targets.size());
       List<FieldVector> cols = List.of(v);
       KeyIndex.Cursor cursor = index.cursor();
+      // A batch's lookups, twice on one cursor (the second starts from where the first ended).
+      KeyIndex.Cursor batches = index.cursor();
+      int[] first = new int[targets.size()];
+      int[] second = new int[targets.size()];
+      batches.lookupAll(cols, targets.size(), first);
+      batches.lookupAll(cols, targets.size(), second);
       for (int i = 0; i < targets.size(); i++) {
         int want = -1;
         if (!v.isNull(i)) {
@@ -65,6 +71,8 @@ class KeyIndexProperties {
         }
         assertThat(index.lookup(cols, i)).as("plain lookup of row %d", i).isEqualTo(want);
         assertThat(cursor.lookup(cols, i)).as("cursor lookup of row %d", i).isEqualTo(want);
+        assertThat(first[i]).as("batch lookup of row %d", i).isEqualTo(want);
+        assertThat(second[i]).as("second batch lookup of row %d", i).isEqualTo(want);
       }
     }
   }
