@@ -6,7 +6,6 @@ import dev.lancet.core.keys.SplitBlockBloomFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.TreeSet;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
@@ -46,7 +45,11 @@ public final class KeyFilterBuilder {
   public static final int DEFAULT_EXACT_THRESHOLD = 10_000;
 
   private final int exactThreshold;
-  private TreeSet<Long> exact = new TreeSet<>();
+  // The exact set while it lasts: hashes appended unsorted, sorted and deduplicated in place
+  // whenever the buffer fills (primitive longs: no boxing, no tree per key).
+  private long[] exact = new long[16];
+  private int exactCount;
+  private int sortedDistinct; // exact[0..sortedDistinct) is sorted and distinct
   private SplitBlockBloomFilter bloom;
 
   public KeyFilterBuilder() {
@@ -127,23 +130,61 @@ public final class KeyFilterBuilder {
       bloom.insert(hash);
       return this;
     }
-    exact.add(hash);
-    if (exact.size() > exactThreshold) {
-      bloom = SplitBlockBloomFilter.createDefault();
-      for (long h : exact) {
-        bloom.insert(h);
+    if (exactCount == exact.length) {
+      compact();
+      if (sortedDistinct > exactThreshold) {
+        toBloom();
+        bloom.insert(hash);
+        return this;
       }
-      exact = null;
+      if (exactCount * 2 > exact.length) {
+        exact = java.util.Arrays.copyOf(exact, exact.length * 2);
+      }
     }
+    exact[exactCount++] = hash;
     return this;
+  }
+
+  /** Sorts and deduplicates the exact buffer in place. */
+  private void compact() {
+    if (sortedDistinct == exactCount) {
+      return;
+    }
+    java.util.Arrays.sort(exact, 0, exactCount);
+    int out = 0;
+    for (int i = 0; i < exactCount; i++) {
+      if (out == 0 || exact[i] != exact[out - 1]) {
+        exact[out++] = exact[i];
+      }
+    }
+    exactCount = out;
+    sortedDistinct = out;
+  }
+
+  private void toBloom() {
+    bloom = SplitBlockBloomFilter.createDefault();
+    for (int i = 0; i < exactCount; i++) {
+      bloom.insert(exact[i]);
+    }
+    exact = null;
   }
 
   /** The filter over every key added so far. */
   public KeyExistenceFilter build() {
+    if (bloom == null) {
+      compact();
+      if (sortedDistinct > exactThreshold) {
+        toBloom();
+      }
+    }
     if (bloom != null) {
       return bloom.toModel();
     }
-    return new KeyExistenceFilter.Exact(new ArrayList<>(exact));
+    List<Long> hashes = new ArrayList<>(exactCount);
+    for (int i = 0; i < exactCount; i++) {
+      hashes.add(exact[i]);
+    }
+    return new KeyExistenceFilter.Exact(hashes);
   }
 
   private static void checkSupported(FieldVector v) {
