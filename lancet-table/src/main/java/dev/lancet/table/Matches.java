@@ -56,17 +56,19 @@ final class Matches {
     List<RowRange> out = new ArrayList<>();
     long start = -1;
     long end = -1;
-    for (int o : rows) {
-      long off = Integer.toUnsignedLong(o);
+    // Run by run (first present, then first absent after it), not bit by bit.
+    for (long off = rows.nextValue(0); off >= 0; ) {
+      long runEnd = rows.nextAbsentValue((int) off);
       if (start >= 0 && off - end <= maxGap) {
-        end = off + 1;
-        continue;
+        end = runEnd;
+      } else {
+        if (start >= 0) {
+          out.add(new RowRange(start, end));
+        }
+        start = off;
+        end = runEnd;
       }
-      if (start >= 0) {
-        out.add(new RowRange(start, end));
-      }
-      start = off;
-      end = off + 1;
+      off = runEnd > 0xFFFF_FFFFL ? -1 : rows.nextValue((int) runEnd);
     }
     if (start >= 0) {
       out.add(new RowRange(start, end));
