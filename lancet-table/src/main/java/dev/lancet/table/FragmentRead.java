@@ -50,6 +50,8 @@ final class FragmentRead implements AutoCloseable {
   private final List<Field> projected;
   private final Overlays overlays;
   private final List<DataFileReader> files = new ArrayList<>();
+  private final List<String> filePaths = new ArrayList<>();
+  private final ReaderCache cache; // null: the files are opened and closed here
   private final List<ArrowReader> readers = new ArrayList<>();
   private final List<RowRange> ranges;
   private final int batchSize;
@@ -67,6 +69,16 @@ final class FragmentRead implements AutoCloseable {
       boolean withRowId, boolean withRowAddr, List<RowRange> ranges, int batchSize,
       BufferAllocator allocator, org.apache.arrow.vector.types.pojo.Schema outSchema,
       RowIdSource rowIdSource) {
+    this(ctx, schema, fragment, projected, withRowId, withRowAddr, ranges, batchSize, allocator,
+        outSchema, rowIdSource, null);
+  }
+
+  /** As above, the data files' readers lent by {@code cache} (and given back to it). */
+  FragmentRead(TableContext ctx, Schema schema, Fragment fragment, List<Field> projected,
+      boolean withRowId, boolean withRowAddr, List<RowRange> ranges, int batchSize,
+      BufferAllocator allocator, org.apache.arrow.vector.types.pojo.Schema outSchema,
+      RowIdSource rowIdSource, ReaderCache cache) {
+    this.cache = cache;
     this.fragment = fragment;
     this.ranges = ranges;
     this.batchSize = batchSize;
@@ -128,8 +140,7 @@ final class FragmentRead implements AutoCloseable {
       // Files no projected column needs are closed early.
       for (int fi = 0; fi < files.size(); fi++) {
         if (!sourceOfFile.containsKey(fi)) {
-          files.get(fi).close();
-          files.set(fi, null);
+          release(fi, true);
         }
       }
     } catch (IOException e) {
@@ -151,9 +162,12 @@ final class FragmentRead implements AutoCloseable {
           throw new LanceTableException(where + ": data file " + df.path() + " lives in base path "
               + df.baseId().getAsInt() + ", which Lancet does not resolve yet");
         }
-        DataFileReader r = ctx.dataFiles().openReader(new ReadSpec(ctx.uri(), ctx.storageOptions(),
-            "data/" + df.path(), allocator));
+        String path = "data/" + df.path();
+        DataFileReader r = cache != null ? cache.take(ctx, path, allocator)
+            : ctx.dataFiles().openReader(new ReadSpec(ctx.uri(), ctx.storageOptions(), path,
+                allocator));
         files.add(r);
+        filePaths.add(path);
         out[i] = FileColumns.of(df, r.schema(), where);
       }
     } catch (IOException e) {
@@ -328,12 +342,25 @@ final class FragmentRead implements AutoCloseable {
       }
     }
     readers.clear();
-    for (DataFileReader f : files) {
-      if (f != null) {
-        f.close();
-      }
+    // A reader goes back to the cache only after a read to the end (not after a failure).
+    for (int fi = 0; fi < files.size(); fi++) {
+      release(fi, remaining == 0);
     }
     files.clear();
+    filePaths.clear();
+  }
+
+  private void release(int fi, boolean clean) {
+    DataFileReader f = files.get(fi);
+    if (f == null) {
+      return;
+    }
+    files.set(fi, null);
+    if (cache != null && clean) {
+      cache.giveBack(filePaths.get(fi), f);
+    } else {
+      f.close();
+    }
   }
 
   /** Row ids of a fragment with stable row ids. */

@@ -33,6 +33,7 @@ final class TableView {
   private long nextProvisionalId = FIRST_PROVISIONAL_ID;
   private java.util.function.LongConsumer progress = rows -> { };
   private long rowsRead;
+  private ReaderCache readers; // null: each read opens and closes its files
 
   TableView(TableContext ctx, Snapshot read) {
     this.ctx = ctx;
@@ -175,6 +176,22 @@ final class TableView {
   /** Reads {@code columns} of the rows {@code ranges} of {@code f}. The caller closes it. */
   FragmentRead read(ViewFragment f, List<Field> columns, List<RowRange> ranges, int batchSize) {
     return new FragmentRead(ctx, schema, f.fragment(), columns, false, false, ranges, batchSize,
-        ctx.allocator(), arrowOf(columns), x -> Optional.empty());
+        ctx.allocator(), arrowOf(columns), x -> Optional.empty(), readers);
+  }
+
+  /**
+   * Keeps the data-file readers of the reads that follow for later reads of the same files,
+   * until {@link #dropReaders}: for a statement that reads fragments twice.
+   */
+  void keepReaders() {
+    readers = new ReaderCache();
+  }
+
+  /** Closes the readers {@link #keepReaders} kept; reads open and close their files again. */
+  void dropReaders() {
+    if (readers != null) {
+      readers.close();
+      readers = null;
+    }
   }
 }

@@ -127,6 +127,18 @@ public final class Update extends StatementBuilder<Update> {
         values.put(index, Sql.value(e.getValue(), arrow, arrow.getFields().get(index).getType(),
             e.getKey()));
       }
+      // The fragments the filter hits are read twice (filter columns, then the matched rows).
+      view.keepReaders();
+      try {
+        return planRows(plan, step, view, filter, top, arrow, values);
+      } finally {
+        view.dropReaders();
+      }
+    }
+
+    private Counts planRows(TxnPlan plan, TxnPlan.Step step, TableView view,
+        BoundPredicate filter, List<Field> top, org.apache.arrow.vector.types.pojo.Schema arrow,
+        Map<Integer, BoundValueExpression> values) {
       long updated = 0;
       TableContext ctx = plan.ctx();
       List<ViewFragment> fragments = view.fragments();
