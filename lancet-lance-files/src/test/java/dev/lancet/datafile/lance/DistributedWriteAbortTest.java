@@ -103,10 +103,7 @@ class DistributedWriteAbortTest {
       aborted.abort(mine);
       other.newCommit().addFiles(theirs).commit();
     }
-    assertThat(orphans()).isEmpty();
-    try (LanceTable t = LanceTable.open(uri)) {
-      assertThat(t.countRows()).isEqualTo(45);
-    }
+    assertNoOrphanAndRows(45);
   }
 
   @Test
@@ -123,10 +120,7 @@ class DistributedWriteAbortTest {
     assertThatThrownBy(straggler::finish).isInstanceOf(LanceTableException.class)
         .hasMessageContaining("has ended");
     straggler.close();
-    assertThat(orphans()).isEmpty();
-    try (LanceTable t = LanceTable.open(uri)) {
-      assertThat(t.countRows()).isEqualTo(45);
-    }
+    assertNoOrphanAndRows(45);
   }
 
   @Test
@@ -195,6 +189,13 @@ class DistributedWriteAbortTest {
       } finally {
         pool.shutdownNow();
       }
+    }
+  }
+
+  private void assertNoOrphanAndRows(long rows) throws IOException {
+    assertThat(orphans()).isEmpty();
+    try (LanceTable t = LanceTable.open(uri)) {
+      assertThat(t.countRows()).isEqualTo(rows);
     }
   }
 
