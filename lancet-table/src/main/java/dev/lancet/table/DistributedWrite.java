@@ -167,13 +167,16 @@ public final class DistributedWrite implements AutoCloseable {
    * after its files are complete, and the files are listed here after the write ended, so each
    * file is deleted by one side or the other. Call it only when the commit definitely failed or
    * never ran (never after a {@link CommitStateUnknownException}).
+   *
+   * @return how many files no worker reported were found and deleted
    */
-  public void abort(Collection<WrittenFile> files) {
+  public int abort(Collection<WrittenFile> files) {
     inFlight.close();
     StreamWrite.delete(ctx, List.copyOf(files));
     if (!specHandedOut) {
-      return; // no worker can have named a file after this write
+      return 0; // no worker can have named a file after this write
     }
+    int unreported = 0;
     String prefix = tag + "-";
     java.util.Set<String> reported = new java.util.HashSet<>();
     files.forEach(f -> reported.add(f.path()));
@@ -182,11 +185,13 @@ public final class DistributedWrite implements AutoCloseable {
         String name = o.path().substring("data/".length());
         if (name.startsWith(prefix) && !reported.contains(name)) {
           ctx.store().delete(o.path());
+          unreported++;
         }
       }
     } catch (IOException | RuntimeException e) {
       // cleanup reclaims what is left: no version references these files
     }
+    return unreported;
   }
 
   /** The tag the files of this write's workers are named with. */

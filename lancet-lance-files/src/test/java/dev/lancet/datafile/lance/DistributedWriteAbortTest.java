@@ -79,7 +79,7 @@ class DistributedWriteAbortTest {
       try (VectorSchemaRoot b = batch(300, 15)) {
         late.write(b); // one file complete, one open
       }
-      w.abort(reported);
+      assertThat(w.abort(reported)).as("files found by the tag").isEqualTo(lost.size() + 1);
       // left: the late worker's open file, a temporary of lance-core's until it completes
       assertThat(orphans()).hasSize(1).allMatch(n -> n.startsWith(".tmp"));
       assertThatThrownBy(late::finish).isInstanceOf(LanceTableException.class)

@@ -118,8 +118,9 @@ public final class JobCommit implements AutoCloseable {
         files.addAll(t.files());
       }
     }
-    write.abort(files);
-    LOG.info("{}: aborted, {} data files deleted", what, files.size());
+    int unreported = write.abort(files);
+    LOG.info("{}: aborted, {} data files deleted ({} of them of tasks whose report never reached "
+        + "the driver)", what, files.size() + unreported, unreported);
   }
 
   @Override
