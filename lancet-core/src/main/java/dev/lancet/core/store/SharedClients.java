@@ -36,7 +36,8 @@ public final class SharedClients<C> {
   public final class Lease {
     private final Map<String, String> key;
     private final Entry<C> entry;
-    private boolean released;
+    // Set under the cache's lock; read without it by every request of the store holding it.
+    private volatile boolean released;
 
     private Lease(Map<String, String> key, Entry<C> entry) {
       this.key = key;
@@ -54,9 +55,7 @@ public final class SharedClients<C> {
 
     /** Whether {@link #release} was called. */
     public boolean released() {
-      synchronized (SharedClients.this) {
-        return released;
-      }
+      return released;
     }
   }
 
