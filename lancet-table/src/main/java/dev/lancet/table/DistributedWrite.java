@@ -194,11 +194,6 @@ public final class DistributedWrite implements AutoCloseable {
     return unreported;
   }
 
-  /** The tag the files of this write's workers are named with. */
-  String tag() {
-    return tag;
-  }
-
   @Override
   public void close() {
     inFlight.close();

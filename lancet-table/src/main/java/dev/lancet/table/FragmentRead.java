@@ -50,7 +50,6 @@ final class FragmentRead implements AutoCloseable {
   private final List<Field> projected;
   private final Overlays overlays;
   private final List<DataFileReader> files = new ArrayList<>();
-  private final List<String> filePaths = new ArrayList<>();
   private final ReaderCache cache; // null: the files are opened and closed here
   private final List<ArrowReader> readers = new ArrayList<>();
   private final List<RowRange> ranges;
@@ -162,12 +161,11 @@ final class FragmentRead implements AutoCloseable {
           throw new LanceTableException(where + ": data file " + df.path() + " lives in base path "
               + df.baseId().getAsInt() + ", which Lancet does not resolve yet");
         }
-        String path = "data/" + df.path();
+        String path = path(df);
         DataFileReader r = cache != null ? cache.take(ctx, path, allocator)
             : ctx.dataFiles().openReader(new ReadSpec(ctx.uri(), ctx.storageOptions(), path,
                 allocator));
         files.add(r);
-        filePaths.add(path);
         out[i] = FileColumns.of(df, r.schema(), where);
       }
     } catch (IOException e) {
@@ -347,7 +345,6 @@ final class FragmentRead implements AutoCloseable {
       release(fi, remaining == 0);
     }
     files.clear();
-    filePaths.clear();
   }
 
   private void release(int fi, boolean clean) {
@@ -357,10 +354,15 @@ final class FragmentRead implements AutoCloseable {
     }
     files.set(fi, null);
     if (cache != null && clean) {
-      cache.giveBack(filePaths.get(fi), f);
+      cache.giveBack(path(fragment.files().get(fi)), f);
     } else {
       f.close();
     }
+  }
+
+  /** A data file's path from the table root. */
+  private static String path(DataFile df) {
+    return "data/" + df.path();
   }
 
   /** Row ids of a fragment with stable row ids. */
