@@ -49,7 +49,6 @@ public final class KeyFilterBuilder {
   // whenever the buffer fills (primitive longs: no boxing, no tree per key).
   private long[] exact = new long[16];
   private int exactCount;
-  private int sortedDistinct; // exact[0..sortedDistinct) is sorted and distinct
   private SplitBlockBloomFilter bloom;
 
   public KeyFilterBuilder() {
@@ -132,7 +131,7 @@ public final class KeyFilterBuilder {
     }
     if (exactCount == exact.length) {
       compact();
-      if (sortedDistinct > exactThreshold) {
+      if (exactCount > exactThreshold) {
         toBloom();
         bloom.insert(hash);
         return this;
@@ -147,9 +146,6 @@ public final class KeyFilterBuilder {
 
   /** Sorts and deduplicates the exact buffer in place. */
   private void compact() {
-    if (sortedDistinct == exactCount) {
-      return;
-    }
     java.util.Arrays.sort(exact, 0, exactCount);
     int out = 0;
     for (int i = 0; i < exactCount; i++) {
@@ -158,7 +154,6 @@ public final class KeyFilterBuilder {
       }
     }
     exactCount = out;
-    sortedDistinct = out;
   }
 
   private void toBloom() {
@@ -173,7 +168,7 @@ public final class KeyFilterBuilder {
   public KeyExistenceFilter build() {
     if (bloom == null) {
       compact();
-      if (sortedDistinct > exactThreshold) {
+      if (exactCount > exactThreshold) {
         toBloom();
       }
     }
