@@ -1,5 +1,6 @@
 package dev.lancet.table;
 
+import dev.lancet.table.expr.IntegerColumns;
 import dev.lancet.table.keys.KeyFilterBuilder;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -159,7 +160,6 @@ abstract class KeyIndex {
      */
     private final class SortedCursor implements Cursor {
       private int finger;
-      private long[] values = new long[0];
 
       @Override
       public int lookup(List<FieldVector> keyColumns, int row) {
@@ -174,10 +174,7 @@ abstract class KeyIndex {
       @Override
       public void lookupAll(List<FieldVector> keyColumns, int n, int[] out) {
         FieldVector v = keyColumns.get(0);
-        if (values.length < n) {
-          values = new long[n];
-        }
-        readValues(v, n, values);
+        long[] values = IntegerColumns.read(v, n);
         boolean nulls = v.getNullCount() > 0;
         for (int r = 0; r < n; r++) {
           if (nulls && v.isNull(r)) {
@@ -213,22 +210,6 @@ abstract class KeyIndex {
         finger = Math.min(at >= 0 ? at : -at - 1, m - 1);
         return at;
       }
-    }
-  }
-
-  /**
-   * The integer values of rows {@code 0..n-1} (a null row's value means nothing): a 64-bit
-   * column is copied in bulk, other widths value by value.
-   */
-  static void readValues(FieldVector v, int n, long[] out) {
-    if (v instanceof org.apache.arrow.vector.BigIntVector && n > 0) {
-      v.getDataBuffer().nioBuffer(0, n * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).asLongBuffer()
-          .get(out, 0, n);
-      return;
-    }
-    BaseIntVector ints = (BaseIntVector) v;
-    for (int r = 0; r < n; r++) {
-      out[r] = v.isNull(r) ? 0 : ints.getValueAsLong(r);
     }
   }
 

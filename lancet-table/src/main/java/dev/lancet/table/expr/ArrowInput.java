@@ -9,22 +9,11 @@ import java.util.Map;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.DateMilliVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.SmallIntVector;
-import org.apache.arrow.vector.TimeStampVector;
-import org.apache.arrow.vector.TinyIntVector;
-import org.apache.arrow.vector.UInt1Vector;
-import org.apache.arrow.vector.UInt2Vector;
-import org.apache.arrow.vector.UInt4Vector;
-import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.StructVector;
@@ -146,56 +135,8 @@ final class ArrowInput implements Evaluator.Batch {
   }
 
   static Values read(ValueVector v, ArrowType type, long[] valid, int n, Bound.Column c) {
-    if (v instanceof BigIntVector || v instanceof UInt8Vector || v instanceof TimeStampVector
-        || v instanceof DateMilliVector) {
-      long[] out = new long[n];
-      data(v, n, 8).asLongBuffer().get(out);
-      return new Values.Longs(type, out, n, valid);
-    }
-    if (v instanceof IntVector || v instanceof DateDayVector || v instanceof UInt4Vector) {
-      int[] raw = new int[n];
-      data(v, n, 4).asIntBuffer().get(raw);
-      long[] out = new long[n];
-      if (v instanceof UInt4Vector) {
-        for (int i = 0; i < n; i++) {
-          out[i] = raw[i] & 0xFFFFFFFFL;
-        }
-      } else {
-        for (int i = 0; i < n; i++) {
-          out[i] = raw[i];
-        }
-      }
-      return new Values.Longs(type, out, n, valid);
-    }
-    if (v instanceof SmallIntVector || v instanceof UInt2Vector) {
-      short[] raw = new short[n];
-      data(v, n, 2).asShortBuffer().get(raw);
-      long[] out = new long[n];
-      if (v instanceof UInt2Vector) {
-        for (int i = 0; i < n; i++) {
-          out[i] = raw[i] & 0xFFFFL;
-        }
-      } else {
-        for (int i = 0; i < n; i++) {
-          out[i] = raw[i];
-        }
-      }
-      return new Values.Longs(type, out, n, valid);
-    }
-    if (v instanceof TinyIntVector || v instanceof UInt1Vector) {
-      byte[] raw = new byte[n];
-      data(v, n, 1).get(raw);
-      long[] out = new long[n];
-      if (v instanceof UInt1Vector) {
-        for (int i = 0; i < n; i++) {
-          out[i] = raw[i] & 0xFFL;
-        }
-      } else {
-        for (int i = 0; i < n; i++) {
-          out[i] = raw[i];
-        }
-      }
-      return new Values.Longs(type, out, n, valid);
+    if (IntegerColumns.holds(v)) {
+      return new Values.Longs(type, IntegerColumns.read(v, n), n, valid);
     }
     if (v instanceof Float8Vector) {
       double[] out = new double[n];
@@ -273,7 +214,7 @@ final class ArrowInput implements Evaluator.Batch {
    * one bounds-checked view: bulk copies out of it run at memory speed, where a getter per value
    * checks bounds and the buffer's reference count every time.
    */
-  private static ByteBuffer data(ValueVector v, int n, int width) {
+  static ByteBuffer data(ValueVector v, int n, int width) {
     return little(((FieldVector) v).getDataBuffer(), (long) n * width);
   }
 
