@@ -160,6 +160,7 @@ abstract class KeyIndex {
      */
     private final class SortedCursor implements Cursor {
       private int finger;
+      private long[] values = new long[0];
 
       @Override
       public int lookup(List<FieldVector> keyColumns, int row) {
@@ -174,7 +175,10 @@ abstract class KeyIndex {
       @Override
       public void lookupAll(List<FieldVector> keyColumns, int n, int[] out) {
         FieldVector v = keyColumns.get(0);
-        long[] values = IntegerColumns.read(v, n);
+        if (values.length < n) {
+          values = new long[n];
+        }
+        IntegerColumns.read(v, n, values);
         boolean nulls = v.getNullCount() > 0;
         for (int r = 0; r < n; r++) {
           if (nulls && v.isNull(r)) {

@@ -30,17 +30,23 @@ public final class IntegerColumns {
 
   /** Rows {@code 0..n-1} of {@code v} as longs. */
   public static long[] read(ValueVector v, int n) {
+    long[] out = new long[n];
+    read(v, n, out);
+    return out;
+  }
+
+  /** Rows {@code 0..n-1} of {@code v} into {@code out[0..n-1]} (a buffer reused per batch). */
+  public static void read(ValueVector v, int n, long[] out) {
     int width = width(v);
     if (width == 0) {
       throw new IllegalArgumentException("not an integer column: " + v.getField());
     }
-    long[] out = new long[n];
     ByteBuffer data = ArrowInput.data(v, n, width);
     boolean unsigned = v instanceof UInt4Vector || v instanceof UInt2Vector || v instanceof UInt1Vector;
     // -1 keeps a signed value's sign extension; an unsigned one keeps its own bits only
     long mask = unsigned ? (1L << (8 * width)) - 1 : -1L;
     switch (width) {
-      case 8 -> data.asLongBuffer().get(out);
+      case 8 -> data.asLongBuffer().get(out, 0, n);
       case 4 -> {
         int[] raw = new int[n];
         data.asIntBuffer().get(raw);
@@ -63,7 +69,6 @@ public final class IntegerColumns {
         }
       }
     }
-    return out;
   }
 
   /** Bytes per value of an integer-valued vector, or 0 for any other. */
