@@ -1,0 +1,206 @@
+package dev.lancet.datafile.lance.file;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A 2.1 mini-block page of one fixed-width column without repetition (upstream
+ * {@code rust/lance-encoding/src/encodings/logical/primitive.rs}, MiniBlockScheduler and
+ * DecodeMiniBlockTask; protos/encodings_v2_1.proto, MiniBlockLayout).
+ *
+ * <p>Page buffer 0 holds one u16 per chunk: the low 4 bits are log2 of the chunk's values (the
+ * last chunk says 0 and holds the rest of the page), the high 12 bits the chunk's size in
+ * 8-byte words minus one. Page buffer 1 holds the chunks back to back. A chunk starts with a
+ * u16 level count, a u16 size of its definition buffer (only when the page has definition
+ * levels) and a u16 size of its value buffer, padded to 8 bytes; then the definition buffer
+ * and the value buffer, each padded to 8 bytes.
+ *
+ * <p>Values are either {@link ValueCoding.Flat} (raw little-endian values) or
+ * {@link ValueCoding.InlineBitpacked} (a chunk of up to 1024 values as one word holding the
+ * bit width, then the FastLanes-packed block of 1024 values). Definition levels, when present,
+ * are u16 levels (0 valid, 1 null), raw or out-of-line bit-packed.
+ */
+final class MiniBlockPage implements PageDecoder {
+  private static final int ALIGN = 8;
+
+  private final LanceFile file;
+  private final String where;
+  private final long numRows;
+  private final long metaPos;
+  private final long metaSize;
+  private final long dataPos;
+  private final long dataSize;
+  private final ValueCoding values;
+  private final LevelCoding levels;
+
+  /** Chunk i covers page rows [rowStart[i], rowStart[i+1]) and bytes [byteStart[i], ...[i+1]). */
+  private long[] rowStart;
+  private long[] byteStart;
+
+  // Scratch, reused across chunks.
+  private ByteBuffer window = ByteBuffer.allocate(0);
+  private final long[] packed = new long[FastLanes.BLOCK];
+  private final long[] unpacked = new long[FastLanes.BLOCK];
+  private int[] defs = new int[FastLanes.BLOCK];
+
+  MiniBlockPage(LanceFile file, String where, long numRows, long metaPos, long metaSize,
+      long dataPos, long dataSize, ValueCoding values, LevelCoding levels) {
+    this.file = file;
+    this.where = where;
+    this.numRows = numRows;
+    this.metaPos = metaPos;
+    this.metaSize = metaSize;
+    this.dataPos = dataPos;
+    this.dataSize = dataSize;
+    this.values = values;
+    this.levels = levels;
+  }
+
+  @Override
+  public long numRows() {
+    return numRows;
+  }
+
+  /** Reads and checks the chunk metadata (once). */
+  private void loadChunks() throws IOException {
+    if (rowStart != null) {
+      return;
+    }
+    if (metaSize % 2 != 0) {
+      throw new CorruptFileException(where + ": the chunk metadata buffer is " + metaSize
+          + " bytes, not a whole number of u16 words");
+    }
+    int chunks = (int) (metaSize / 2);
+    if (chunks == 0 && numRows > 0) {
+      throw new CorruptFileException(where + ": " + numRows + " rows but no chunks");
+    }
+    ByteBuffer meta = file.read(metaPos, (int) metaSize);
+    long[] rows = new long[chunks + 1];
+    long[] bytes = new long[chunks + 1];
+    for (int i = 0; i < chunks; i++) {
+      int word = Short.toUnsignedInt(meta.getShort());
+      int log = word & 0x0F;
+      long size = ((long) (word >>> 4) + 1) * ALIGN;
+      long n;
+      if (i < chunks - 1) {
+        if (log == 0) {
+          throw new CorruptFileException(where + ", chunk " + i + ": a chunk before the last "
+              + "declares no values");
+        }
+        n = 1L << log;
+      } else {
+        n = numRows - rows[i];
+        if (n <= 0 || (log != 0 && 1L << log != n)) {
+          throw new CorruptFileException(where + ": the chunks before the last hold " + rows[i]
+              + " of the page's " + numRows + " rows, leaving " + n + " for the last chunk");
+        }
+      }
+      rows[i + 1] = rows[i] + n;
+      bytes[i + 1] = bytes[i] + size;
+      if (bytes[i + 1] > dataSize) {
+        throw new CorruptFileException(where + ", chunk " + i + ": the chunks overrun the "
+            + "page's chunk buffer (" + dataSize + " bytes)");
+      }
+    }
+    rowStart = rows;
+    byteStart = bytes;
+  }
+
+  // Synchronized: the page's scratch buffers are shared by every read of the file.
+  @Override
+  public synchronized void decode(long from, long to, VectorSink sink, int at)
+      throws IOException {
+    if (from >= to) {
+      return;
+    }
+    loadChunks();
+    int first = chunkOf(from);
+    int last = chunkOf(to - 1);
+    long windowStart = byteStart[first];
+    int len = (int) (byteStart[last + 1] - windowStart);
+    if (window.capacity() < len) {
+      window = ByteBuffer.allocate(Math.max(len, window.capacity() * 2))
+          .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+    window.clear().limit(len);
+    file.readFully(dataPos + windowStart, window);
+    int out = at;
+    for (int c = first; c <= last; c++) {
+      long chunkFirstRow = rowStart[c];
+      int n = (int) (rowStart[c + 1] - chunkFirstRow);
+      int a = (int) (Math.max(from, chunkFirstRow) - chunkFirstRow);
+      int b = (int) (Math.min(to, rowStart[c + 1]) - chunkFirstRow);
+      decodeChunk(c, (int) (byteStart[c] - windowStart), (int) (byteStart[c + 1] - byteStart[c]),
+          n, a, b, sink, out);
+      out += b - a;
+    }
+  }
+
+  /** The chunk holding page row {@code row}. */
+  private int chunkOf(long row) {
+    int lo = 0;
+    int hi = rowStart.length - 2;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (rowStart[mid] <= row) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  /** Decodes values {@code [a, b)} of chunk {@code c} ({@code n} values, at {@code pos}). */
+  private void decodeChunk(int c, int pos, int size, int n, int a, int b, VectorSink sink,
+      int at) throws CorruptFileException {
+    String chunk = where + ", chunk " + c;
+    boolean hasDefs = levels != LevelCoding.NONE;
+    int header = 2 + (hasDefs ? 2 : 0) + 2;
+    if (size < header) {
+      throw new CorruptFileException(chunk + ": " + size + " bytes cannot hold its header");
+    }
+    int numLevels = Short.toUnsignedInt(window.getShort(pos));
+    int defSize = hasDefs ? Short.toUnsignedInt(window.getShort(pos + 2)) : 0;
+    int valueSize = Short.toUnsignedInt(window.getShort(pos + header - 2));
+    int defPos = align(header);
+    int valuePos = hasDefs ? align(defPos + defSize) : defPos;
+    if ((long) valuePos + valueSize > size) {
+      throw new CorruptFileException(chunk + ": its buffers (" + defSize + " definition and "
+          + valueSize + " value bytes after a " + header + "-byte header) overrun the chunk's "
+          + size + " bytes");
+    }
+    if (hasDefs) {
+      if (numLevels != (n & 0xFFFF)) {
+        throw new CorruptFileException(chunk + ": " + numLevels + " definition levels for "
+            + n + " values");
+      }
+      decodeLevels(chunk, pos + defPos, defSize, n);
+    }
+    values.decode(window, pos + valuePos, valueSize, n, a, b, sink, at, packed, unpacked, chunk);
+    if (hasDefs) {
+      for (int i = a; i < b; i++) {
+        sink.setValidity(at + i - a, defs[i] == 0);
+      }
+    } else {
+      sink.setValid(at, b - a);
+    }
+  }
+
+  private void decodeLevels(String chunk, int pos, int size, int n) throws CorruptFileException {
+    if (defs.length < n) {
+      defs = new int[n];
+    }
+    levels.decode(window, pos, size, n, defs, packed, unpacked, chunk);
+    for (int i = 0; i < n; i++) {
+      if (defs[i] > 1) {
+        throw new CorruptFileException(chunk + ": definition level " + defs[i] + " at value "
+            + i + " (a nullable item has levels 0 and 1)");
+      }
+    }
+  }
+
+  private static int align(int offset) {
+    return (offset + ALIGN - 1) & -ALIGN;
+  }
+}
