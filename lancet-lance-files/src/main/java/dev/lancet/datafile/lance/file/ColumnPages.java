@@ -32,6 +32,16 @@ final class ColumnPages {
     this.unsupported = unsupported;
   }
 
+  /** The decoders of the pages (empty when the column is not supported); for tests. */
+  List<PageDecoder> decoders() {
+    return pages;
+  }
+
+  /** Pages in the column. */
+  int numPages() {
+    return pageStart.length - 1;
+  }
+
   /** Why the Java reader cannot decode this column, if it cannot. */
   Optional<String> unsupported() {
     return unsupported;

@@ -56,6 +56,14 @@ final class MiniBlockPage implements PageDecoder {
     this.levels = levels;
   }
 
+  ValueCoding values() {
+    return values;
+  }
+
+  LevelCoding levels() {
+    return levels;
+  }
+
   @Override
   public long numRows() {
     return numRows;
