@@ -56,6 +56,15 @@ final class MiniBlockPage implements PageDecoder {
     this.levels = levels;
   }
 
+  /** Where the chunk metadata and the chunks lie; for tests. */
+  long metaPos() {
+    return metaPos;
+  }
+
+  long dataPos() {
+    return dataPos;
+  }
+
   ValueCoding values() {
     return values;
   }
