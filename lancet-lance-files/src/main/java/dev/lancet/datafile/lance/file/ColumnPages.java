@@ -243,7 +243,7 @@ final class ColumnPages {
    * by page.
    */
   void decode(long from, long to, VectorSink sink, int at) throws java.io.IOException {
-    int p = pageOf(from);
+    int p = RowStarts.pieceOf(pageStart, from);
     long row = from;
     int out = at;
     while (row < to) {
@@ -256,19 +256,5 @@ final class ColumnPages {
       }
       p++;
     }
-  }
-
-  private int pageOf(long row) {
-    int lo = 0;
-    int hi = pageStart.length - 2;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >>> 1;
-      if (pageStart[mid] <= row) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return Math.max(lo, 0);
   }
 }

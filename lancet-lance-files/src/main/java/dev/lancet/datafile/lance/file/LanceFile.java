@@ -48,6 +48,7 @@ public final class LanceFile implements AutoCloseable {
   private final Schema schema;
   private final long numRows;
   private final ColumnPages[] columns;
+  private final Scratch scratch = new Scratch();
 
   private LanceFile(Path path, FileChannel channel) throws IOException {
     this.path = path;
@@ -160,6 +161,11 @@ public final class LanceFile implements AutoCloseable {
 
   long size() {
     return size;
+  }
+
+  /** The decoding buffers; use only while holding this file's lock. */
+  Scratch scratch() {
+    return scratch;
   }
 
   LanceFileFooter footer() {

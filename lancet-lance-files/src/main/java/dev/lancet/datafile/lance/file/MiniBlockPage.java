@@ -37,11 +37,11 @@ final class MiniBlockPage implements PageDecoder {
   private long[] rowStart;
   private long[] byteStart;
 
-  // Scratch, reused across chunks.
-  private ByteBuffer window = ByteBuffer.allocate(0);
-  private final long[] packed = new long[FastLanes.BLOCK];
-  private final long[] unpacked = new long[FastLanes.BLOCK];
-  private int[] defs = new int[FastLanes.BLOCK];
+  // The file's scratch, set for the duration of one decode call (under the file's lock).
+  private ByteBuffer window;
+  private long[] packed;
+  private long[] unpacked;
+  private int[] defs;
 
   MiniBlockPage(LanceFile file, String where, long numRows, long metaPos, long metaSize,
       long dataPos, long dataSize, ValueCoding values, LevelCoding levels) {
@@ -123,24 +123,35 @@ final class MiniBlockPage implements PageDecoder {
     byteStart = bytes;
   }
 
-  // Synchronized: the page's scratch buffers are shared by every read of the file.
   @Override
-  public synchronized void decode(long from, long to, VectorSink sink, int at)
-      throws IOException {
+  public void decode(long from, long to, VectorSink sink, int at) throws IOException {
     if (from >= to) {
       return;
     }
-    loadChunks();
-    int first = chunkOf(from);
-    int last = chunkOf(to - 1);
-    long windowStart = byteStart[first];
-    int len = (int) (byteStart[last + 1] - windowStart);
-    if (window.capacity() < len) {
-      window = ByteBuffer.allocate(Math.max(len, window.capacity() * 2))
-          .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    // The file's scratch buffers are shared by every page and every read of the file.
+    synchronized (file) {
+      loadChunks();
+      Scratch scratch = file.scratch();
+      int first = RowStarts.pieceOf(rowStart, from);
+      int last = RowStarts.pieceOf(rowStart, to - 1);
+      long windowStart = byteStart[first];
+      window = scratch.window((int) (byteStart[last + 1] - windowStart));
+      packed = scratch.packed;
+      unpacked = scratch.unpacked;
+      try {
+        file.readFully(dataPos + windowStart, window);
+        decodeChunks(from, to, first, last, windowStart, sink, at);
+      } finally {
+        window = null;
+        packed = null;
+        unpacked = null;
+        defs = null;
+      }
     }
-    window.clear().limit(len);
-    file.readFully(dataPos + windowStart, window);
+  }
+
+  private void decodeChunks(long from, long to, int first, int last, long windowStart,
+      VectorSink sink, int at) throws IOException {
     int out = at;
     for (int c = first; c <= last; c++) {
       long chunkFirstRow = rowStart[c];
@@ -151,21 +162,6 @@ final class MiniBlockPage implements PageDecoder {
           n, a, b, sink, out);
       out += b - a;
     }
-  }
-
-  /** The chunk holding page row {@code row}. */
-  private int chunkOf(long row) {
-    int lo = 0;
-    int hi = rowStart.length - 2;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >>> 1;
-      if (rowStart[mid] <= row) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
   }
 
   /** Decodes values {@code [a, b)} of chunk {@code c} ({@code n} values, at {@code pos}). */
@@ -205,9 +201,7 @@ final class MiniBlockPage implements PageDecoder {
   }
 
   private void decodeLevels(String chunk, int pos, int size, int n) throws CorruptFileException {
-    if (defs.length < n) {
-      defs = new int[n];
-    }
+    defs = file.scratch().levels(n);
     levels.decode(window, pos, size, n, defs, packed, unpacked, chunk);
     for (int i = 0; i < n; i++) {
       if (defs[i] > 1) {
