@@ -1,6 +1,7 @@
 package dev.lancet.datafile.lance.file;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -14,38 +15,68 @@ final class VectorSink {
   private final ArrowBuf data;
   private final ArrowBuf validity;
   private final int bits;
+  /** The data buffer's memory as a little-endian buffer (views share its bounds). */
+  private final ByteBuffer out;
+  private byte[] narrowBytes;
+  private short[] narrowShorts;
+  private int[] narrowInts;
 
   VectorSink(BaseFixedWidthVector vector, int bits) {
     this.data = vector.getDataBuffer();
     this.validity = vector.getValidityBuffer();
     this.bits = bits;
+    this.out = data.nioBuffer(0, (int) data.capacity()).order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /** Writes {@code count} values {@code values[from..]} (unsigned, low {@code bits} bits). */
   void putValues(long[] values, int from, int count, int at) {
+    // Narrowed into a typed array, then one bulk copy into the vector's memory.
     switch (bits) {
       case 8 -> {
+        byte[] n = bytes(count);
         for (int i = 0; i < count; i++) {
-          data.setByte(at + i, (byte) values[from + i]);
+          n[i] = (byte) values[from + i];
         }
+        out.put(at, n, 0, count);
       }
       case 16 -> {
+        short[] n = shorts(count);
         for (int i = 0; i < count; i++) {
-          data.setShort(2L * (at + i), (short) values[from + i]);
+          n[i] = (short) values[from + i];
         }
+        out.asShortBuffer().put(at, n, 0, count);
       }
       case 32 -> {
+        int[] n = ints(count);
         for (int i = 0; i < count; i++) {
-          data.setInt(4L * (at + i), (int) values[from + i]);
+          n[i] = (int) values[from + i];
         }
+        out.asIntBuffer().put(at, n, 0, count);
       }
-      case 64 -> {
-        for (int i = 0; i < count; i++) {
-          data.setLong(8L * (at + i), values[from + i]);
-        }
-      }
+      case 64 -> out.asLongBuffer().put(at, values, from, count);
       default -> throw new IllegalStateException("bits " + bits);
     }
+  }
+
+  private byte[] bytes(int n) {
+    if (narrowBytes == null || narrowBytes.length < n) {
+      narrowBytes = new byte[Math.max(n, FastLanes.BLOCK)];
+    }
+    return narrowBytes;
+  }
+
+  private short[] shorts(int n) {
+    if (narrowShorts == null || narrowShorts.length < n) {
+      narrowShorts = new short[Math.max(n, FastLanes.BLOCK)];
+    }
+    return narrowShorts;
+  }
+
+  private int[] ints(int n) {
+    if (narrowInts == null || narrowInts.length < n) {
+      narrowInts = new int[Math.max(n, FastLanes.BLOCK)];
+    }
+    return narrowInts;
   }
 
   /** Copies {@code count} little-endian values from {@code src} at byte {@code pos}. */
