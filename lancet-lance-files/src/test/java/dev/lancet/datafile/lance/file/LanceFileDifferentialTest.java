@@ -126,7 +126,33 @@ class LanceFileDifferentialTest {
           List.of(new RowRange(0, n)),
           List.of(new RowRange(1_099_000, 1_101_000), new RowRange(2_199_990, 2_200_010)),
           List.of(new RowRange(5, 6), new RowRange(1_100_000, 1_100_001),
-              new RowRange(n - 1, n))));
+              new RowRange(n - 1, n)),
+          List.of(),
+          List.of(new RowRange(5, 5), new RowRange(7, 9), new RowRange(9, 9))));
+    }
+  }
+
+  @Test
+  void fieldAndSchemaMetadataAsLanceCoreGivesThem() throws Exception {
+    Random rnd = new Random(11);
+    Path file = dir.resolve("metadata.lance");
+    try (BufferAllocator alloc = new RootAllocator()) {
+      Field a = new Field("a", new FieldType(true, new ArrowType.Int(32, true), null,
+          Map.of("unit", "metres", "lance-encoding:compression", "none")), null);
+      Field b = new Field("b", new FieldType(false, new ArrowType.Timestamp(
+          org.apache.arrow.vector.types.TimeUnit.MICROSECOND, "Asia/Tokyo"), null,
+          Map.of("note", "x")), null);
+      BaseFixedWidthVector va = (BaseFixedWidthVector) a.createVector(alloc);
+      BaseFixedWidthVector vb = (BaseFixedWidthVector) b.createVector(alloc);
+      RandomColumns.fill(va, 32, RandomColumns.Shape.SOME_NULLS, 2000, rnd);
+      RandomColumns.fill(vb, 64, RandomColumns.Shape.NARROW, 2000, rnd);
+      org.apache.arrow.vector.types.pojo.Schema schema = new org.apache.arrow.vector.types.pojo.Schema(
+          List.of(a, b), Map.of("owner", "lancet", "k", "v"));
+      try (VectorSchemaRoot root = new VectorSchemaRoot(schema, List.<FieldVector>of(va, vb),
+          2000)) {
+        LanceDataFiles.writeFile(file, root, null);
+      }
+      DifferentialReads.compare(file, alloc, rnd, 4);
     }
   }
 
