@@ -101,6 +101,49 @@ class HybridFileReaderTest {
   }
 
   @Test
+  void binaryAndLargeVariantsHaveLanceCoresSchemaAndValues() throws Exception {
+    Path file = dir.resolve("data/b.lance");
+    try (org.apache.arrow.vector.VarBinaryVector bin =
+            new org.apache.arrow.vector.VarBinaryVector("bin", alloc);
+        org.apache.arrow.vector.LargeVarCharVector ls =
+            new org.apache.arrow.vector.LargeVarCharVector("ls", alloc);
+        org.apache.arrow.vector.LargeVarBinaryVector lb =
+            new org.apache.arrow.vector.LargeVarBinaryVector("lb", alloc);
+        org.apache.arrow.vector.BigIntVector id = new org.apache.arrow.vector.BigIntVector("id", alloc)) {
+      for (int i = 0; i < 100; i++) {
+        byte[] b = ("v" + i).getBytes(StandardCharsets.UTF_8);
+        bin.setSafe(i, b);
+        ls.setSafe(i, b);
+        if (i % 3 == 0) {
+          lb.setNull(i);
+        } else {
+          lb.setSafe(i, b);
+        }
+        id.setSafe(i, i);
+      }
+      for (FieldVector v : List.<FieldVector>of(bin, ls, lb, id)) {
+        v.setValueCount(100);
+      }
+      try (VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(bin, ls, lb, id))) {
+        root.setRowCount(100);
+        LanceDataFiles.writeFile(file, root, null);
+      }
+    }
+    List<RowRange> all = List.of(new RowRange(0, 100));
+    try (DataFileReader reader = open(dir.toString(), "data/b.lance");
+        LanceFileReader core = LanceFileReader.open(file.toString(), alloc)) {
+      assertThat(reader).isInstanceOf(HybridFileReader.class);
+      assertThat(reader.schema()).isEqualTo(core.schema());
+      assertThat(rows(reader.read(List.of("id"), all, 30)))
+          .isEqualTo(rows(core.readAll(List.of("id"), nativeRanges(all), 30)));
+      assertThat(((HybridFileReader) reader).coreOpens()).isZero();
+      assertThat(rows(reader.read(List.of("bin", "ls", "lb"), all, 30)))
+          .isEqualTo(rows(core.readAll(List.of("bin", "ls", "lb"), nativeRanges(all), 30)));
+      assertThat(((HybridFileReader) reader).coreOpens()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void aFileUriIsLocal() throws Exception {
     writeIntAndString(dir.resolve("data/f.lance"), null);
     try (DataFileReader reader = open(dir.toUri().toString(), "data/f.lance")) {
@@ -158,7 +201,8 @@ class HybridFileReaderTest {
         for (int i = 0; i < root.getRowCount(); i++) {
           StringBuilder row = new StringBuilder();
           for (FieldVector v : root.getFieldVectors()) {
-            row.append(v.getObject(i)).append('|');
+            Object o = v.getObject(i);
+            row.append(o instanceof byte[] b ? java.util.Arrays.toString(b) : o).append('|');
           }
           out.add(row.toString());
         }
