@@ -65,6 +65,11 @@ final class MiniBlockPage implements PageDecoder {
     return dataPos;
   }
 
+  /** Words in the chunk metadata buffer (one per chunk); for tests. */
+  int numChunkWords() {
+    return (int) (metaSize / 2);
+  }
+
   ValueCoding values() {
     return values;
   }
@@ -111,6 +116,10 @@ final class MiniBlockPage implements PageDecoder {
           throw new CorruptFileException(where + ": the chunks before the last hold " + rows[i]
               + " of the page's " + numRows + " rows, leaving " + n + " for the last chunk");
         }
+      }
+      if (n > values.maxValues(size)) {
+        throw new CorruptFileException(where + ", chunk " + i + ": " + n + " values cannot fit "
+            + "in its " + size + " bytes");
       }
       rows[i + 1] = rows[i] + n;
       bytes[i + 1] = bytes[i] + size;

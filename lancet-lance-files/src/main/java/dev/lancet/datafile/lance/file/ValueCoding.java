@@ -11,8 +11,16 @@ sealed interface ValueCoding {
   void decode(ByteBuffer buf, int pos, int size, int n, int a, int b, VectorSink sink, int at,
       long[] packed, long[] unpacked, String where) throws CorruptFileException;
 
+  /** The most values a chunk of {@code chunkBytes} bytes can hold in this coding. */
+  long maxValues(long chunkBytes);
+
   /** Raw little-endian values of {@code bits} bits (1: LSB-first bit-packed bools). */
   record Flat(int bits) implements ValueCoding {
+    @Override
+    public long maxValues(long chunkBytes) {
+      return chunkBytes * 8 / bits;
+    }
+
     @Override
     public void decode(ByteBuffer buf, int pos, int size, int n, int a, int b, VectorSink sink,
         int at, long[] packed, long[] unpacked, String where) throws CorruptFileException {
@@ -36,6 +44,11 @@ sealed interface ValueCoding {
    * width ({@link FastLanes}); a chunk of fewer values is a zero-padded block.
    */
   record InlineBitpacked(int wordBits) implements ValueCoding {
+    @Override
+    public long maxValues(long chunkBytes) {
+      return FastLanes.BLOCK;
+    }
+
     @Override
     public void decode(ByteBuffer buf, int pos, int size, int n, int a, int b, VectorSink sink,
         int at, long[] packed, long[] unpacked, String where) throws CorruptFileException {

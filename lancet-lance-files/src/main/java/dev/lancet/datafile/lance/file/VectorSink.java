@@ -103,7 +103,7 @@ final class VectorSink {
     }
     int fullBytes = (end - i) >>> 3;
     if (fullBytes > 0) {
-      validity.setOne(i >>> 3, fullBytes);
+      validity.setOne((long) (i >>> 3), (long) fullBytes);
       i += fullBytes << 3;
     }
     while (i < end) {

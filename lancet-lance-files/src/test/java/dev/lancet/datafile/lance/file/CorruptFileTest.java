@@ -144,6 +144,32 @@ class CorruptFileTest {
   }
 
   @Test
+  void moreValuesThanAChunkCanHold() throws IOException {
+    long metaPos;
+    int chunks;
+    try (LanceFile f = LanceFile.open(good)) {
+      MiniBlockPage page = (MiniBlockPage) f.column(0).decoders().get(0);
+      metaPos = page.metaPos();
+      chunks = page.numChunkWords();
+    }
+    assertThat(chunks).isGreaterThan(1);
+    byte[] b = bytes.clone();
+    // The chunks before the last claim 2 values each, leaving the last chunk more than the
+    // 1024 an inline bit-packed chunk holds.
+    for (int c = 0; c < chunks - 1; c++) {
+      int at = (int) metaPos + 2 * c;
+      b[at] = (byte) ((b[at] & 0xF0) | 1);
+    }
+    Path p = variant("count", b);
+    try (LanceFile f = LanceFile.open(p); BufferAllocator alloc = new RootAllocator()) {
+      assertThatThrownBy(() -> firstBatch(f, alloc))
+          .isInstanceOf(CorruptFileException.class)
+          .hasMessageContaining("column 0 ('id'), page 0, chunk " + (chunks - 1))
+          .hasMessageContaining("cannot fit");
+    }
+  }
+
+  @Test
   void aValueBufferThatOverrunsItsChunk() throws IOException {
     long dataPos;
     try (LanceFile f = LanceFile.open(good)) {
