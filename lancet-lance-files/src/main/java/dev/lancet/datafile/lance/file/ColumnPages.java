@@ -53,9 +53,8 @@ final class ColumnPages {
     checkBuffers(meta.getBufferOffsetsList(), meta.getBufferSizesList(), dataEnd, where);
     String reason = null;
     int bits = valueBits(field.getType());
-    if (bits < 0) {
-      reason = where + ": type " + field.getType() + " is not a fixed-width type the Java "
-          + "reader decodes";
+    if (bits < 0 && !variableWidth(field.getType())) {
+      reason = where + ": type " + field.getType() + " is not a type the Java reader decodes";
     } else if (meta.getBufferOffsetsCount() > 0) {
       reason = where + ": the column has column-level buffers";
     } else if (meta.hasEncoding()
@@ -141,12 +140,12 @@ final class ColumnPages {
   private static PageDecoder miniBlock(LanceFile file, ColumnMetadata.Page page, long rows,
       int bits, MiniBlockLayout m, String where)
       throws CorruptFileException, UnsupportedFileException {
-    ValueCoding values = valueCoding(m.getValueCompression(), bits, where);
     if (m.hasRepCompression() || m.hasDictionary() || m.getRepetitionIndexDepth() != 0
         || m.getHasLargeChunk() || m.getNumBuffers() != 1) {
       throw new UnsupportedFileException(where + ": a mini-block page with repetition, a "
           + "dictionary, large chunks or " + m.getNumBuffers() + " value buffers");
     }
+    ValueCoding values = valueCoding(m.getValueCompression(), bits, where);
     LevelCoding levels;
     if (m.getLayersList().equals(List.of(RepDefLayer.REPDEF_ALL_VALID_ITEM))
         && !m.hasDefCompression()) {
@@ -170,7 +169,10 @@ final class ColumnPages {
   }
 
   private static ValueCoding valueCoding(CompressiveEncoding e, int bits, String where)
-      throws UnsupportedFileException {
+      throws UnsupportedFileException, CorruptFileException {
+    if (bits < 0) {
+      return variableCoding(e, where);
+    }
     switch (e.getCompressionCase()) {
       case FLAT -> {
         if (e.getFlat().getBitsPerValue() == bits && !e.getFlat().hasData()) {
@@ -189,6 +191,34 @@ final class ColumnPages {
     }
     throw new UnsupportedFileException(where + ": value compression "
         + e.getCompressionCase() + " for " + bits + "-bit values");
+  }
+
+  /**
+   * Strings and binaries: Variable with flat 32-bit offsets and no buffer compression, alone or
+   * under Fsst (what lance-core 7.0.0 writes for a 2.1 mini-block page of them).
+   */
+  private static ValueCoding variableCoding(CompressiveEncoding e, String where)
+      throws UnsupportedFileException, CorruptFileException {
+    Optional<FsstSymbols> fsst = Optional.empty();
+    CompressiveEncoding v = e;
+    if (e.hasFsst()) {
+      fsst = Optional.of(FsstSymbols.parse(e.getFsst().getSymbolTable().toByteArray(), where));
+      v = e.getFsst().getValues();
+    }
+    if (v.hasVariable() && !v.getVariable().hasValues() && v.getVariable().getOffsets().hasFlat()
+        && v.getVariable().getOffsets().getFlat().getBitsPerValue() == 32
+        && !v.getVariable().getOffsets().getFlat().hasData()) {
+      return new ValueCoding.Variable(fsst);
+    }
+    throw new UnsupportedFileException(where + ": value compression " + e.getCompressionCase()
+        + (e.hasFsst() ? " over " + v.getCompressionCase() : "") + " for variable-width values "
+        + "(the Java reader decodes Variable with flat 32-bit offsets, optionally under Fsst)");
+  }
+
+  /** Whether {@code t} is a variable-width type with 32-bit offsets the Java reader decodes. */
+  static boolean variableWidth(ArrowType t) {
+    return t.getTypeID() == ArrowType.ArrowTypeID.Utf8
+        || t.getTypeID() == ArrowType.ArrowTypeID.Binary;
   }
 
   private static LevelCoding levelCoding(CompressiveEncoding e, String where)

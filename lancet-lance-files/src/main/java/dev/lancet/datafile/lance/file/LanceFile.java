@@ -270,15 +270,13 @@ public final class LanceFile implements AutoCloseable {
     }
     List<org.apache.arrow.vector.types.pojo.Field> projected = new ArrayList<>();
     List<ColumnPages> pages = new ArrayList<>();
-    List<Integer> bits = new ArrayList<>();
     for (int i : wanted) {
       ColumnPages cp = column(i);
       org.apache.arrow.vector.types.pojo.Field f = schema.getFields().get(i);
       projected.add(f);
       pages.add(cp);
-      bits.add(ColumnPages.valueBits(f.getType()));
     }
-    return new LanceFileBatches(allocator, new Schema(projected), pages, bits, ranges,
+    return new LanceFileBatches(allocator, new Schema(projected), pages, ranges,
         batchSize);
   }
 

@@ -4,7 +4,7 @@ import dev.lancet.table.spi.RowRange;
 import java.io.IOException;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -17,7 +17,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class LanceFileBatches extends ArrowReader {
   private final Schema schema;
   private final List<ColumnPages> columns;
-  private final List<Integer> bits;
   private final List<RowRange> ranges;
   private final int batchSize;
   private int range;
@@ -25,11 +24,10 @@ final class LanceFileBatches extends ArrowReader {
   private long bytesRead;
 
   LanceFileBatches(BufferAllocator allocator, Schema schema, List<ColumnPages> columns,
-      List<Integer> bits, List<RowRange> ranges, int batchSize) {
+      List<RowRange> ranges, int batchSize) {
     super(allocator);
     this.schema = schema;
     this.columns = columns;
-    this.bits = bits;
     this.ranges = List.copyOf(ranges);
     this.batchSize = batchSize;
     this.next = ranges.isEmpty() ? 0 : ranges.get(0).start();
@@ -69,9 +67,10 @@ final class LanceFileBatches extends ArrowReader {
     }
     VectorSchemaRoot root = getVectorSchemaRoot();
     for (int c = 0; c < columns.size(); c++) {
-      BaseFixedWidthVector v = (BaseFixedWidthVector) root.getVector(c);
-      v.allocateNew(rows);
-      VectorSink sink = new VectorSink(v, bits.get(c));
+      FieldVector v = root.getVector(c);
+      v.setInitialCapacity(rows);
+      v.allocateNew();
+      VectorSink sink = VectorSink.of(v);
       int at = 0;
       for (int k = 0; k < pieces; k++) {
         columns.get(c).decode(starts[k], ends[k], sink, at);

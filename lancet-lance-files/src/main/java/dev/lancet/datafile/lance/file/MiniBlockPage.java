@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * A 2.1 mini-block page of one fixed-width column without repetition (upstream
+ * A 2.1 mini-block page of one fixed-width, string or binary column without repetition (upstream
  * {@code rust/lance-encoding/src/encodings/logical/primitive.rs}, MiniBlockScheduler and
  * DecodeMiniBlockTask; protos/encodings_v2_1.proto, MiniBlockLayout).
  *
@@ -15,9 +15,10 @@ import java.nio.ByteBuffer;
  * levels) and a u16 size of its value buffer, padded to 8 bytes; then the definition buffer
  * and the value buffer, each padded to 8 bytes.
  *
- * <p>Values are either {@link ValueCoding.Flat} (raw little-endian values) or
+ * <p>Values are {@link ValueCoding.Flat} (raw little-endian values),
  * {@link ValueCoding.InlineBitpacked} (a chunk of up to 1024 values as one word holding the
- * bit width, then the FastLanes-packed block of 1024 values). Definition levels, when present,
+ * bit width, then the FastLanes-packed block of 1024 values) or {@link ValueCoding.Variable}
+ * (offsets then bytes, optionally FSST-compressed). Definition levels, when present,
  * are u16 levels (0 valid, 1 null), raw or out-of-line bit-packed.
  */
 final class MiniBlockPage implements PageDecoder {

@@ -80,6 +80,51 @@ sealed interface ValueCoding {
     }
   }
 
+  /**
+   * Variable-width values (upstream {@code rust/lance-encoding/src/encodings/physical/binary.rs},
+   * BinaryMiniBlockEncoder): the value buffer is n + 1 u32 offsets, counted from the buffer's
+   * start (the first is the offsets' own size, 4 * (n + 1)), then the values' bytes back to back.
+   * With {@code fsst}, each value's bytes are FSST-compressed (Fsst over Variable).
+   */
+  record Variable(java.util.Optional<FsstSymbols> fsst) implements ValueCoding {
+    @Override
+    public long maxValues(long chunkBytes) {
+      return chunkBytes / 4 - 1;
+    }
+
+    @Override
+    public void decode(ByteBuffer buf, int pos, int size, int n, int a, int b, VectorSink sink,
+        int at, long[] packed, long[] unpacked, String where) throws CorruptFileException {
+      long offsetBytes = 4L * (n + 1);
+      if (size < offsetBytes || Integer.toUnsignedLong(buf.getInt(pos)) != offsetBytes) {
+        throw new CorruptFileException(where + ": " + n + " variable-width values need "
+            + offsetBytes + " bytes of offsets at the start of their " + size + "-byte buffer, "
+            + "and the first offset to be " + offsetBytes);
+      }
+      long start = Integer.toUnsignedLong(buf.getInt(pos + 4 * a));
+      if (start < offsetBytes) {
+        throw new CorruptFileException(where + ": value " + a + " starts at byte " + start
+            + ", inside the offsets");
+      }
+      for (int i = a; i < b; i++) {
+        long end = Integer.toUnsignedLong(buf.getInt(pos + 4 * (i + 1)));
+        if (end < start || end > size) {
+          throw new CorruptFileException(where + ": value " + i + " spans bytes " + start
+              + ".." + end + " of a " + size + "-byte value buffer");
+        }
+        int len = (int) (end - start);
+        if (fsst.isPresent()) {
+          FsstSymbols f = fsst.get();
+          byte[] out = sink.scratch(f.maxDecoded(len));
+          sink.putBytes(out, f.decode(buf, pos + (int) start, len, out, where), at + i - a);
+        } else {
+          sink.putBytes(buf, pos + (int) start, len, at + i - a);
+        }
+        start = end;
+      }
+    }
+  }
+
   /** The unsigned {@code bits}-bit little-endian word at {@code pos}. */
   static long readWord(ByteBuffer buf, int pos, int bits) {
     return switch (bits) {

@@ -4,12 +4,15 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
 
 /**
- * Where decoded values of one column go: the data and validity buffers of a fixed-width Arrow
- * vector already allocated for the batch. Values are {@code bits} wide (1 for bool, else 8, 16,
- * 32 or 64), positions are the batch's row indices.
+ * Where decoded values of one column go: a batch's Arrow vector, already allocated. For a
+ * fixed-width vector, its data and validity buffers; values are {@code bits} wide (1 for bool,
+ * else 8, 16, 32 or 64). For a variable-width vector (string, binary), values are appended row
+ * by row and the vector grows as they come. Positions are the batch's row indices.
  */
 final class VectorSink {
   private final ArrowBuf data;
@@ -17,6 +20,7 @@ final class VectorSink {
   private final int bits;
   /** The data buffer's memory as a little-endian buffer (views share its bounds). */
   private final ByteBuffer out;
+  private final BaseVariableWidthVector variable;
   private byte[] narrowBytes;
   private short[] narrowShorts;
   private int[] narrowInts;
@@ -26,6 +30,43 @@ final class VectorSink {
     this.validity = vector.getValidityBuffer();
     this.bits = bits;
     this.out = data.nioBuffer(0, (int) data.capacity()).order(ByteOrder.LITTLE_ENDIAN);
+    this.variable = null;
+  }
+
+  VectorSink(BaseVariableWidthVector vector) {
+    this.data = null;
+    this.validity = null; // reallocated as the vector grows: asked for each time
+    this.bits = 0;
+    this.out = null;
+    this.variable = vector;
+  }
+
+  /** The sink for a batch's vector of a column the Java reader decodes. */
+  static VectorSink of(FieldVector vector) {
+    if (vector instanceof BaseVariableWidthVector v) {
+      return new VectorSink(v);
+    }
+    return new VectorSink((BaseFixedWidthVector) vector,
+        ColumnPages.valueBits(vector.getField().getType()));
+  }
+
+  /** A scratch array of at least {@code n} bytes, for values decoded before they are put. */
+  byte[] scratch(int n) {
+    return bytes(n);
+  }
+
+  /** Puts the variable-width value of row {@code at}: {@code len} bytes of {@code src} at {@code pos}. */
+  void putBytes(ByteBuffer src, int pos, int len, int at) {
+    variable.setSafe(at, src, pos, len);
+  }
+
+  /** Puts the variable-width value of row {@code at}: the first {@code len} bytes of {@code src}. */
+  void putBytes(byte[] src, int len, int at) {
+    variable.setSafe(at, src, 0, len);
+  }
+
+  private ArrowBuf validity() {
+    return variable != null ? variable.getValidityBuffer() : validity;
   }
 
   /** Writes {@code count} values {@code values[from..]} (unsigned, low {@code bits} bits). */
@@ -98,6 +139,7 @@ final class VectorSink {
   void setValid(int at, int count) {
     int i = at;
     int end = at + count;
+    ArrowBuf validity = validity();
     while (i < end && (i & 7) != 0) {
       BitVectorHelper.setBit(validity, i++);
     }
@@ -113,6 +155,6 @@ final class VectorSink {
 
   /** Marks row {@code at} valid or null. */
   void setValidity(int at, boolean valid) {
-    BitVectorHelper.setValidityBit(validity, at, valid ? 1 : 0);
+    BitVectorHelper.setValidityBit(validity(), at, valid ? 1 : 0);
   }
 }
