@@ -48,9 +48,12 @@ class HybridFileReaderTest {
 
   private void writeIntAndString(Path file, String version) {
     try (IntVector x = new IntVector("x", alloc);
-        VarCharVector name = new VarCharVector("name", alloc)) {
+        VarCharVector name = new VarCharVector("name", alloc);
+        org.apache.arrow.vector.LargeVarCharVector large =
+            new org.apache.arrow.vector.LargeVarCharVector("large", alloc)) {
       x.allocateNew(ROWS);
       name.allocateNew(ROWS);
+      large.allocateNew(ROWS);
       for (int i = 0; i < ROWS; i++) {
         if (i % 11 == 0) {
           x.setNull(i);
@@ -58,10 +61,12 @@ class HybridFileReaderTest {
           x.set(i, i * 13 - 500);
         }
         name.setSafe(i, ("n" + i).getBytes(StandardCharsets.UTF_8));
+        large.setSafe(i, ("l" + i).getBytes(StandardCharsets.UTF_8));
       }
       x.setValueCount(ROWS);
       name.setValueCount(ROWS);
-      try (VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(x, name))) {
+      large.setValueCount(ROWS);
+      try (VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(x, name, large))) {
         root.setRowCount(ROWS);
         LanceDataFiles.writeFile(file, root, version);
       }
@@ -73,7 +78,7 @@ class HybridFileReaderTest {
   }
 
   @Test
-  void intColumnInJavaStringColumnByLanceCore() throws Exception {
+  void intAndStringColumnsInJavaLargeStringByLanceCore() throws Exception {
     writeIntAndString(dir.resolve("data/f.lance"), null);
     List<RowRange> ranges = List.of(new RowRange(3, 900), new RowRange(1500, ROWS));
     try (DataFileReader reader = open(dir.toString(), "data/f.lance");
@@ -90,10 +95,14 @@ class HybridFileReaderTest {
 
       assertThat(rows(reader.read(List.of("name"), ranges, 256)))
           .isEqualTo(rows(core.readAll(List.of("name"), nativeRanges(ranges), 256)));
-      assertThat(hybrid.coreOpens()).as("the string column is lance-core's").isEqualTo(1);
+      assertThat(hybrid.coreOpens()).as("the string column is read in Java").isZero();
 
-      assertThat(rows(reader.read(List.of("name", "x"), ranges, 700)))
-          .isEqualTo(rows(core.readAll(List.of("name", "x"), nativeRanges(ranges), 700)));
+      assertThat(rows(reader.read(List.of("large"), ranges, 256)))
+          .isEqualTo(rows(core.readAll(List.of("large"), nativeRanges(ranges), 256)));
+      assertThat(hybrid.coreOpens()).as("the large string column is lance-core's").isEqualTo(1);
+
+      assertThat(rows(reader.read(List.of("name", "large", "x"), ranges, 700)))
+          .isEqualTo(rows(core.readAll(List.of("name", "large", "x"), nativeRanges(ranges), 700)));
       assertThat(rows(reader.read(List.of("x"), ranges, 700)))
           .isEqualTo(rows(core.readAll(List.of("x"), nativeRanges(ranges), 700)));
       assertThat(hybrid.coreOpens()).as("lance-core's reader is opened once").isEqualTo(1);
