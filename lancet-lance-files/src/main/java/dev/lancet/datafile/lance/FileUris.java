@@ -3,6 +3,7 @@ package dev.lancet.datafile.lance;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,5 +29,14 @@ final class FileUris {
     }
     String base = tableUri.endsWith("/") ? tableUri.substring(0, tableUri.length() - 1) : tableUri;
     return base + "/" + relative;
+  }
+
+  /** The local file {@code location} names, when the table is local (a path or file: URI). */
+  static Optional<Path> localPath(String tableUri, String location) {
+    Matcher m = SCHEME.matcher(tableUri);
+    if (m.find() && !m.group(1).equalsIgnoreCase("file")) {
+      return Optional.empty();
+    }
+    return Optional.of(Path.of(location));
   }
 }

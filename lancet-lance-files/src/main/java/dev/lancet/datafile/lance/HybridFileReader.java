@@ -1,0 +1,90 @@
+package dev.lancet.datafile.lance;
+
+import dev.lancet.datafile.lance.file.LanceFile;
+import dev.lancet.table.spi.DataFileReader;
+import dev.lancet.table.spi.ReadSpec;
+import dev.lancet.table.spi.RowRange;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.file.LanceFileReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A local Lance 2.1 file read by Lancet's Java reader wherever it decodes every requested
+ * column, and by lance-core's {@link LanceFileReader} (opened on the first read that needs it,
+ * at most once) otherwise. Schema and row count come from the Java reader, which gives them as
+ * lance-core does (decision 0025).
+ */
+final class HybridFileReader implements DataFileReader {
+  private static final Logger LOG = LoggerFactory.getLogger(HybridFileReader.class);
+
+  private final LanceFile file;
+  private final String location;
+  private final Map<String, String> storageOptions;
+  private final ReadSpec spec;
+  private LanceCoreFileReader core;
+  private int coreOpens;
+
+  HybridFileReader(LanceFile file, String location, ReadSpec spec) {
+    this.file = file;
+    this.location = location;
+    this.storageOptions = spec.storageOptions();
+    this.spec = spec;
+  }
+
+  @Override
+  public Schema schema() {
+    return file.schema();
+  }
+
+  @Override
+  public long numRows() {
+    return file.numRows();
+  }
+
+  @Override
+  public ArrowReader read(List<String> columns, List<RowRange> ranges, int batchSize)
+      throws IOException {
+    Optional<String> why = file.unsupported(columns, ranges);
+    if (why.isEmpty()) {
+      return file.read(columns, ranges, batchSize, spec.allocator());
+    }
+    LOG.debug("lance-core reads {}: {}", location, why.get());
+    return core().read(columns, ranges, batchSize);
+  }
+
+  private synchronized LanceCoreFileReader core() throws IOException {
+    if (core == null) {
+      coreOpens++;
+      core = new LanceCoreFileReader(
+          LanceFileReader.open(location, storageOptions, spec.allocator()), location);
+    }
+    return core;
+  }
+
+  /** How many times lance-core's reader was opened (0 or 1); for tests. */
+  synchronized int coreOpens() {
+    return coreOpens;
+  }
+
+  @Override
+  public void close() {
+    try {
+      file.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing " + location, e);
+    } finally {
+      synchronized (this) {
+        if (core != null) {
+          core.close();
+        }
+      }
+    }
+  }
+}
