@@ -1,5 +1,7 @@
 package dev.lancet.datafile.lance.file;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -58,36 +60,42 @@ final class FsstSymbols {
     return new FsstSymbols((header & (1L << 24)) != 0, symbols, lengths);
   }
 
+  /** Bytes past the decoded ones that {@link #decode} may write to (a symbol is stored whole). */
+  static final int SLACK = 8;
+
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   /** The most bytes {@code n} compressed bytes decode to. */
   int maxDecoded(int n) {
     return compressed ? Math.multiplyExact(n, 8) : n;
   }
 
   /**
-   * Decodes the {@code len} bytes at {@code pos} of {@code src} into {@code out} (room for
-   * {@link #maxDecoded} bytes); returns the decoded length.
+   * Decodes the {@code len} bytes at {@code pos} of {@code src} into {@code out} from
+   * {@code at}, which has room for {@link #maxDecoded} bytes and {@link #SLACK} more; returns
+   * the position after the last decoded byte.
    */
-  int decode(ByteBuffer src, int pos, int len, byte[] out, String where)
+  int decode(byte[] src, int pos, int len, byte[] out, int at, String where)
       throws CorruptFileException {
     if (!compressed) {
-      src.get(pos, out, 0, len);
-      return len;
+      System.arraycopy(src, pos, out, at, len);
+      return at + len;
     }
-    int o = 0;
+    int o = at;
     int end = pos + len;
     for (int i = pos; i < end; ) {
-      int code = src.get(i++) & 0xFF;
-      if (code == ESCAPE) {
+      int code = src[i++] & 0xFF;
+      if (code < symbols.length) {
+        // All eight bytes of the symbol written, the position moved by its length.
+        LONG_LE.set(out, o, symbols[code]);
+        o += lengths[code];
+      } else if (code == ESCAPE) {
         if (i == end) {
           throw new CorruptFileException(where + ": a value ends in an FSST escape with no "
               + "byte after it");
         }
-        out[o++] = src.get(i++);
-      } else if (code < symbols.length) {
-        long s = symbols[code];
-        for (int k = 0, l = lengths[code]; k < l; k++) {
-          out[o++] = (byte) (s >>> (k << 3));
-        }
+        out[o++] = src[i++];
       } else {
         throw new CorruptFileException(where + ": FSST code " + code + " names no symbol (the "
             + "table has " + symbols.length + ")");

@@ -101,27 +101,40 @@ sealed interface ValueCoding {
             + offsetBytes + " bytes of offsets at the start of their " + size + "-byte buffer, "
             + "and the first offset to be " + offsetBytes);
       }
-      long start = Integer.toUnsignedLong(buf.getInt(pos + 4 * a));
-      if (start < offsetBytes) {
-        throw new CorruptFileException(where + ": value " + a + " starts at byte " + start
+      long first = Integer.toUnsignedLong(buf.getInt(pos + 4 * a));
+      if (first < offsetBytes) {
+        throw new CorruptFileException(where + ": value " + a + " starts at byte " + first
             + ", inside the offsets");
       }
+      // The values' ends, from the first value's start: checked, then the lot copied at once.
+      int[] ends = sink.ends(b - a);
+      long start = first;
       for (int i = a; i < b; i++) {
         long end = Integer.toUnsignedLong(buf.getInt(pos + 4 * (i + 1)));
         if (end < start || end > size) {
           throw new CorruptFileException(where + ": value " + i + " spans bytes " + start
               + ".." + end + " of a " + size + "-byte value buffer");
         }
-        int len = (int) (end - start);
-        if (fsst.isPresent()) {
-          FsstSymbols f = fsst.get();
-          byte[] out = sink.scratch(f.maxDecoded(len));
-          sink.putBytes(out, f.decode(buf, pos + (int) start, len, out, where), at + i - a);
-        } else {
-          sink.putBytes(buf, pos + (int) start, len, at + i - a);
-        }
+        ends[i - a] = (int) (end - first);
         start = end;
       }
+      int total = (int) (start - first);
+      if (fsst.isEmpty()) {
+        sink.putVariable(buf.array(), buf.arrayOffset() + pos + (int) first, ends, b - a, at);
+        return;
+      }
+      FsstSymbols f = fsst.get();
+      byte[] out = sink.scratch(f.maxDecoded(total) + FsstSymbols.SLACK);
+      byte[] src = buf.array();
+      int base = buf.arrayOffset() + pos + (int) first;
+      int o = 0;
+      int from = 0;
+      for (int k = 0; k < b - a; k++) {
+        o = f.decode(src, base + from, ends[k] - from, out, o, where);
+        from = ends[k];
+        ends[k] = o;
+      }
+      sink.putVariable(out, 0, ends, b - a, at);
     }
   }
 

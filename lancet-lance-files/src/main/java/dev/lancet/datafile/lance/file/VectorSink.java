@@ -24,6 +24,8 @@ final class VectorSink {
   private byte[] narrowBytes;
   private short[] narrowShorts;
   private int[] narrowInts;
+  private int[] ends;
+  private static final int OFFSET_WIDTH = BaseVariableWidthVector.OFFSET_WIDTH;
 
   VectorSink(BaseFixedWidthVector vector, int bits) {
     this.data = vector.getDataBuffer();
@@ -55,14 +57,48 @@ final class VectorSink {
     return bytes(n);
   }
 
-  /** Puts the variable-width value of row {@code at}: {@code len} bytes of {@code src} at {@code pos}. */
-  void putBytes(ByteBuffer src, int pos, int len, int at) {
-    variable.setSafe(at, src, pos, len);
+  /** A scratch array of at least {@code n} ints, for the ends of values before they are put. */
+  int[] ends(int n) {
+    if (ends == null || ends.length < n) {
+      ends = new int[Math.max(n, FastLanes.BLOCK)];
+    }
+    return ends;
   }
 
-  /** Puts the variable-width value of row {@code at}: the first {@code len} bytes of {@code src}. */
-  void putBytes(byte[] src, int len, int at) {
-    variable.setSafe(at, src, 0, len);
+  /**
+   * Puts the variable-width values of rows {@code [at, at + count)}, the rows before them
+   * already put or left null: value k is {@code src[pos + ends[k-1], pos + ends[k])} (from
+   * {@code pos} for k = 0). One copy of the bytes, the offsets written directly; validity is
+   * set by the caller.
+   */
+  void putVariable(byte[] src, int pos, int[] ends, int count, int at) {
+    if (count == 0) {
+      return;
+    }
+    while (variable.getValueCapacity() < at + count) {
+      variable.reallocValidityAndOffsetBuffers();
+    }
+    ArrowBuf offsets = variable.getOffsetBuffer();
+    // Rows after the last one put and before this one (nulls of an all-null page) are empty.
+    int last = variable.getLastSet();
+    int start = offsets.getInt((long) (last + 1) * OFFSET_WIDTH);
+    for (int r = last + 2; r <= at; r++) {
+      offsets.setInt((long) r * OFFSET_WIDTH, start);
+    }
+    long total = ends[count - 1];
+    if (start + total > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("a batch of column '" + variable.getName() + "' would "
+          + "hold more than 2 GiB of values, past what 32-bit offsets address: read it with a "
+          + "smaller batch size");
+    }
+    if (variable.getDataBuffer().capacity() < start + total) {
+      variable.reallocDataBuffer(start + total);
+    }
+    variable.getDataBuffer().setBytes(start, src, pos, total);
+    for (int k = 0; k < count; k++) {
+      offsets.setInt((long) (at + k + 1) * OFFSET_WIDTH, start + ends[k]);
+    }
+    variable.setLastSet(at + count - 1);
   }
 
   private ArrowBuf validity() {
