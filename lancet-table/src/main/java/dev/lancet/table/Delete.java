@@ -67,7 +67,7 @@ public final class Delete extends StatementBuilder<Delete> {
       BoundPredicate filter = Sql.bindFilter(predicate, view.arrowSchema(), "WHERE");
       List<ViewFragment> fragments = view.fragments();
       // Fragments are independent: matched, and their deletion files written, in parallel.
-      List<RoaringBitmap> rows = Parallel.map(fragments,
+      List<RoaringBitmap> rows = Parallel.mapReads(view.ctx(), fragments,
           f -> Matches.of(view, f, filter, batchSize));
       return new Counts(Deletions.deleteAll(plan, step, fragments, rows), 0, 0);
     }

@@ -362,7 +362,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
         Optional<BoundPredicate> delFilter = deleteFilter;
         // Fragments are matched in parallel (each marks the source rows it matched); the
         // updated rows are then written in fragment order.
-        List<FragmentMatch> found = Parallel.map(fragments, f -> {
+        List<FragmentMatch> found = Parallel.mapReads(ctx, fragments, f -> {
           Optional<FragmentMatch> again = recall(f, ctx, matchedSource);
           return again.isPresent() ? again.get() : match(view, f, scanColumns, scanKeyIndex,
               bySourceKey, matchedSource, cond, condTarget, delFilter, batchOf, rowOf, ctx);

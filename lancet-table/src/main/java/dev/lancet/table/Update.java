@@ -143,7 +143,7 @@ public final class Update extends StatementBuilder<Update> {
       TableContext ctx = plan.ctx();
       List<ViewFragment> fragments = view.fragments();
       // The filter is evaluated on every fragment in parallel (its columns only).
-      List<RoaringBitmap> matched = Parallel.map(fragments,
+      List<RoaringBitmap> matched = Parallel.mapReads(ctx, fragments,
           f -> Matches.of(view, f, filter, batchSize));
       List<ViewFragment> hit = new ArrayList<>();
       List<RoaringBitmap> hitRows = new ArrayList<>();
