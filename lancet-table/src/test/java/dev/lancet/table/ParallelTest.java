@@ -41,6 +41,33 @@ class ParallelTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void mapInsideAMapTaskRunsInThatTaskAndStatementsShareThePool() throws Exception {
+    // Nested use on the shared pool would wait for itself if it queued: it runs inline.
+    List<List<Integer>> nested = Parallel.map(IntStream.range(0, 8).boxed().toList(),
+        i -> Parallel.map(List.of(i, i + 1, i + 2), j -> j * 10));
+    for (int i = 0; i < 8; i++) {
+      assertThat(nested.get(i)).containsExactly(i * 10, (i + 1) * 10, (i + 2) * 10);
+    }
+    // Several callers at once (concurrent statements): every result in its own order.
+    java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<List<Integer>>> calls = new ArrayList<>();
+      for (int c = 0; c < 4; c++) {
+        int base = c * 1000;
+        calls.add(callers.submit(() -> Parallel.map(
+            IntStream.range(base, base + 200).boxed().toList(), x -> x + 1)));
+      }
+      for (int c = 0; c < 4; c++) {
+        assertThat(calls.get(c).get())
+            .isEqualTo(IntStream.range(c * 1000 + 1, c * 1000 + 201).boxed().toList());
+      }
+    } finally {
+      callers.shutdownNow();
+    }
+  }
+
+  @Test
   void pipelineHandsResultsOverInOrderWithAtMostTheWindowOpen() {
     AtomicInteger open = new AtomicInteger();
     AtomicInteger most = new AtomicInteger();
