@@ -15,15 +15,12 @@ final class FileUris {
 
   /** The location of {@code relative} (a '/'-separated path under the table root). */
   static String resolve(String tableUri, String relative) {
+    Optional<Path> local = localPath(tableUri, relative);
+    if (local.isPresent()) {
+      return local.get().toString();
+    }
     Matcher m = SCHEME.matcher(tableUri);
-    if (!m.find()) {
-      return Path.of(tableUri).toAbsolutePath().resolve(relative).toString();
-    }
-    String scheme = m.group(1).toLowerCase(Locale.ROOT);
-    if (scheme.equals("file")) {
-      return Path.of(URI.create(tableUri)).toAbsolutePath().resolve(relative).toString();
-    }
-    if (scheme.equals("memory")) {
+    if (m.find() && m.group(1).toLowerCase(Locale.ROOT).equals("memory")) {
       throw new IllegalArgumentException("lance-core cannot read or write data files of the "
           + "in-memory table " + tableUri + "; use a filesystem path or an object-store URI");
     }
@@ -31,12 +28,18 @@ final class FileUris {
     return base + "/" + relative;
   }
 
-  /** The local file {@code location} names, when the table is local (a path or file: URI). */
-  static Optional<Path> localPath(String tableUri, String location) {
+  /**
+   * The local file {@code relative} names when the table is local (a path without a scheme, or
+   * a {@code file:} URI); empty for any other scheme.
+   */
+  static Optional<Path> localPath(String tableUri, String relative) {
     Matcher m = SCHEME.matcher(tableUri);
-    if (m.find() && !m.group(1).equalsIgnoreCase("file")) {
-      return Optional.empty();
+    if (!m.find()) {
+      return Optional.of(Path.of(tableUri).toAbsolutePath().resolve(relative));
     }
-    return Optional.of(Path.of(location));
+    if (m.group(1).equalsIgnoreCase("file")) {
+      return Optional.of(Path.of(URI.create(tableUri)).toAbsolutePath().resolve(relative));
+    }
+    return Optional.empty();
   }
 }

@@ -7,7 +7,6 @@ import dev.lancet.table.spi.RowRange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -26,7 +25,6 @@ final class HybridFileReader implements DataFileReader {
 
   private final LanceFile file;
   private final String location;
-  private final Map<String, String> storageOptions;
   private final ReadSpec spec;
   private LanceCoreFileReader core;
   private int coreOpens;
@@ -34,7 +32,6 @@ final class HybridFileReader implements DataFileReader {
   HybridFileReader(LanceFile file, String location, ReadSpec spec) {
     this.file = file;
     this.location = location;
-    this.storageOptions = spec.storageOptions();
     this.spec = spec;
   }
 
@@ -63,7 +60,7 @@ final class HybridFileReader implements DataFileReader {
     if (core == null) {
       coreOpens++;
       core = new LanceCoreFileReader(
-          LanceFileReader.open(location, storageOptions, spec.allocator()), location);
+          LanceFileReader.open(location, spec.storageOptions(), spec.allocator()), location);
     }
     return core;
   }

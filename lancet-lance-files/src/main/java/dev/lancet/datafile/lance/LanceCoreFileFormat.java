@@ -14,7 +14,11 @@ import org.lance.file.LanceFileReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The default {@link DataFileFormat}: lance-core 7.0.0's file writer and reader over JNI. */
+/**
+ * The default {@link DataFileFormat}: lance-core 7.0.0's file writer over JNI; for reading,
+ * Lancet's Java reader where it decodes the file (local 2.1 files) and lance-core's reader
+ * otherwise.
+ */
 public final class LanceCoreFileFormat implements DataFileFormat {
   private static final Logger LOG = LoggerFactory.getLogger(LanceCoreFileFormat.class);
   private static final Set<String> VERSIONS = Set.of("2.0", "2.1");
@@ -47,7 +51,7 @@ public final class LanceCoreFileFormat implements DataFileFormat {
   @Override
   public DataFileReader openReader(ReadSpec spec) throws IOException {
     String location = FileUris.resolve(spec.tableUri(), spec.path());
-    Optional<Path> local = FileUris.localPath(spec.tableUri(), location);
+    Optional<Path> local = FileUris.localPath(spec.tableUri(), spec.path());
     if (local.isPresent()) {
       try {
         return new HybridFileReader(LanceFile.open(local.get()), location, spec);

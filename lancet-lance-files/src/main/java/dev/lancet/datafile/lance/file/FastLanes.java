@@ -48,6 +48,21 @@ final class FastLanes {
     }
   }
 
+  /**
+   * Reads one block packed at {@code width} bits from {@code buf} at {@code pos} (little-endian
+   * words of {@code wordBits} bits; the caller has checked they are there) into {@code packed}
+   * and unpacks it into {@code out}.
+   */
+  static void unpack(java.nio.ByteBuffer buf, int pos, int wordBits, int width, long[] packed,
+      long[] out) {
+    int words = packedWords(wordBits, width);
+    int wordBytes = wordBits / 8;
+    for (int i = 0, p = pos; i < words; i++, p += wordBytes) {
+      packed[i] = ValueCoding.readWord(buf, p, wordBits);
+    }
+    unpack(packed, wordBits, width, out);
+  }
+
   /** Words of {@code wordBits} bits one block packed at {@code width} bits takes. */
   static int packedWords(int wordBits, int width) {
     return BLOCK * width / wordBits;

@@ -62,11 +62,8 @@ sealed interface LevelCoding {
       int p = pos;
       int o = 0;
       int blocks = whole + (tail > 0 && !rawTail ? 1 : 0);
-      for (int blk = 0; blk < blocks; blk++) {
-        for (int i = 0; i < wordsPerBlock; i++, p += 2) {
-          packed[i] = Short.toUnsignedLong(buf.getShort(p));
-        }
-        FastLanes.unpack(packed, 16, width, unpacked);
+      for (int blk = 0; blk < blocks; blk++, p += 2 * wordsPerBlock) {
+        FastLanes.unpack(buf, p, 16, width, packed, unpacked);
         int take = Math.min(FastLanes.BLOCK, n - o);
         for (int i = 0; i < take; i++) {
           out[o++] = (int) unpacked[i];
@@ -105,10 +102,7 @@ sealed interface LevelCoding {
         throw new CorruptFileException(where + ": levels packed at " + width + " bits take "
             + 2 * (1 + words) + " bytes, the definition buffer has " + size);
       }
-      for (int i = 0; i < words; i++) {
-        packed[i] = Short.toUnsignedLong(buf.getShort(pos + 2 + 2 * i));
-      }
-      FastLanes.unpack(packed, 16, width, unpacked);
+      FastLanes.unpack(buf, pos + 2, 16, width, packed, unpacked);
       for (int i = 0; i < n; i++) {
         out[i] = (int) unpacked[i];
       }

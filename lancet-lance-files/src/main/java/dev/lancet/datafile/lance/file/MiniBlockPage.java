@@ -38,12 +38,6 @@ final class MiniBlockPage implements PageDecoder {
   private long[] rowStart;
   private long[] byteStart;
 
-  // The file's scratch, set for the duration of one decode call (under the file's lock).
-  private ByteBuffer window;
-  private long[] packed;
-  private long[] unpacked;
-  private int[] defs;
-
   MiniBlockPage(LanceFile file, String where, long numRows, long metaPos, long metaSize,
       long dataPos, long dataSize, ValueCoding values, LevelCoding levels) {
     this.file = file;
@@ -145,38 +139,29 @@ final class MiniBlockPage implements PageDecoder {
       int first = RowStarts.pieceOf(rowStart, from);
       int last = RowStarts.pieceOf(rowStart, to - 1);
       long windowStart = byteStart[first];
-      window = scratch.window((int) (byteStart[last + 1] - windowStart));
-      packed = scratch.packed;
-      unpacked = scratch.unpacked;
-      try {
-        file.readFully(dataPos + windowStart, window);
-        decodeChunks(from, to, first, last, windowStart, sink, at);
-      } finally {
-        window = null;
-        packed = null;
-        unpacked = null;
-        defs = null;
-      }
+      ByteBuffer window = scratch.window((int) (byteStart[last + 1] - windowStart));
+      file.readFully(dataPos + windowStart, window);
+      decodeChunks(from, to, first, last, windowStart, window, scratch, sink, at);
     }
   }
 
   private void decodeChunks(long from, long to, int first, int last, long windowStart,
-      VectorSink sink, int at) throws IOException {
+      ByteBuffer window, Scratch scratch, VectorSink sink, int at) throws IOException {
     int out = at;
     for (int c = first; c <= last; c++) {
       long chunkFirstRow = rowStart[c];
       int n = (int) (rowStart[c + 1] - chunkFirstRow);
       int a = (int) (Math.max(from, chunkFirstRow) - chunkFirstRow);
       int b = (int) (Math.min(to, rowStart[c + 1]) - chunkFirstRow);
-      decodeChunk(c, (int) (byteStart[c] - windowStart), (int) (byteStart[c + 1] - byteStart[c]),
-          n, a, b, sink, out);
+      decodeChunk(c, window, (int) (byteStart[c] - windowStart),
+          (int) (byteStart[c + 1] - byteStart[c]), n, a, b, scratch, sink, out);
       out += b - a;
     }
   }
 
   /** Decodes values {@code [a, b)} of chunk {@code c} ({@code n} values, at {@code pos}). */
-  private void decodeChunk(int c, int pos, int size, int n, int a, int b, VectorSink sink,
-      int at) throws CorruptFileException {
+  private void decodeChunk(int c, ByteBuffer window, int pos, int size, int n, int a, int b,
+      Scratch scratch, VectorSink sink, int at) throws CorruptFileException {
     String chunk = where + ", chunk " + c;
     boolean hasDefs = levels != LevelCoding.NONE;
     int header = 2 + (hasDefs ? 2 : 0) + 2;
@@ -193,14 +178,16 @@ final class MiniBlockPage implements PageDecoder {
           + valueSize + " value bytes after a " + header + "-byte header) overrun the chunk's "
           + size + " bytes");
     }
+    int[] defs = null;
     if (hasDefs) {
       if (numLevels != (n & 0xFFFF)) {
         throw new CorruptFileException(chunk + ": " + numLevels + " definition levels for "
             + n + " values");
       }
-      decodeLevels(chunk, pos + defPos, defSize, n);
+      defs = decodeLevels(chunk, window, pos + defPos, defSize, n, scratch);
     }
-    values.decode(window, pos + valuePos, valueSize, n, a, b, sink, at, packed, unpacked, chunk);
+    values.decode(window, pos + valuePos, valueSize, n, a, b, sink, at, scratch.packed,
+        scratch.unpacked, chunk);
     if (hasDefs) {
       for (int i = a; i < b; i++) {
         sink.setValidity(at + i - a, defs[i] == 0);
@@ -210,15 +197,17 @@ final class MiniBlockPage implements PageDecoder {
     }
   }
 
-  private void decodeLevels(String chunk, int pos, int size, int n) throws CorruptFileException {
-    defs = file.scratch().levels(n);
-    levels.decode(window, pos, size, n, defs, packed, unpacked, chunk);
+  private int[] decodeLevels(String chunk, ByteBuffer window, int pos, int size, int n,
+      Scratch scratch) throws CorruptFileException {
+    int[] defs = scratch.levels(n);
+    levels.decode(window, pos, size, n, defs, scratch.packed, scratch.unpacked, chunk);
     for (int i = 0; i < n; i++) {
       if (defs[i] > 1) {
         throw new CorruptFileException(chunk + ": definition level " + defs[i] + " at value "
             + i + " (a nullable item has levels 0 and 1)");
       }
     }
+    return defs;
   }
 
   private static int align(int offset) {

@@ -71,11 +71,7 @@ sealed interface ValueCoding {
         throw new CorruptFileException(where + ": a block packed at " + width + " bits takes "
             + wordBytes * (1 + words) + " bytes, the value buffer has " + size);
       }
-      int p = pos + wordBytes;
-      for (int i = 0; i < words; i++, p += wordBytes) {
-        packed[i] = readWord(buf, p, wordBits);
-      }
-      FastLanes.unpack(packed, wordBits, (int) width, unpacked);
+      FastLanes.unpack(buf, pos + wordBytes, wordBits, (int) width, packed, unpacked);
       sink.putValues(unpacked, a, b - a, at);
     }
   }
