@@ -41,9 +41,7 @@ final class Parallel {
    */
   static <T, R> List<R> map(List<T> items, Function<T, R> task) {
     if (items.size() <= 1 || Thread.currentThread() instanceof ComputeThread) {
-      List<R> out = new ArrayList<>(items.size());
-      items.forEach(i -> out.add(task.apply(i)));
-      return out;
+      return inCaller(items, task);
     }
     return collect(items, task, Compute.POOL);
   }
@@ -89,9 +87,7 @@ final class Parallel {
 
   private static <T, R> List<R> map(List<T> items, Function<T, R> task, int threads) {
     if (items.size() <= 1) {
-      List<R> out = new ArrayList<>(items.size());
-      items.forEach(i -> out.add(task.apply(i)));
-      return out;
+      return inCaller(items, task);
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, items.size()), r -> {
       Thread t = new Thread(r, "lancet-statement");
@@ -103,6 +99,12 @@ final class Parallel {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  private static <T, R> List<R> inCaller(List<T> items, Function<T, R> task) {
+    List<R> out = new ArrayList<>(items.size());
+    items.forEach(i -> out.add(task.apply(i)));
+    return out;
   }
 
   private static <T, R> List<R> collect(List<T> items, Function<T, R> task,

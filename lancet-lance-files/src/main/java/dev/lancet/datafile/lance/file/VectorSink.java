@@ -11,8 +11,9 @@ import org.apache.arrow.vector.FieldVector;
 /**
  * Where decoded values of one column go: a batch's Arrow vector, already allocated. For a
  * fixed-width vector, its data and validity buffers; values are {@code bits} wide (1 for bool,
- * else 8, 16, 32 or 64). For a variable-width vector (string, binary), values are appended row
- * by row and the vector grows as they come. Positions are the batch's row indices.
+ * else 8, 16, 32 or 64). For a variable-width vector (string, binary), values are appended a
+ * chunk's worth at a time and the vector grows as they come. Positions are the batch's row
+ * indices.
  */
 final class VectorSink {
   private final ArrowBuf data;
