@@ -7,7 +7,7 @@ package dev.lancet.datafile.lance.file;
  */
 record AllNullPage(long numRows) implements PageDecoder {
   @Override
-  public void decode(long from, long to, VectorSink sink, int at) {
+  public void decode(long[] from, long[] to, int count, VectorSink sink, int at) {
     // Vectors are allocated with every validity bit clear: nothing to write.
   }
 }

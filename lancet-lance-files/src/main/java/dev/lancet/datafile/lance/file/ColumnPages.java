@@ -269,22 +269,38 @@ final class ColumnPages {
   }
 
   /**
-   * Decodes column rows {@code [from, to)} into {@code sink} from batch row {@code at}, page
-   * by page.
+   * Decodes the column rows of pieces {@code [from[k], to[k])}, {@code k < count}, ascending
+   * and apart, one after another into {@code sink} from batch row {@code at}, each page handed
+   * all of its pieces at once (so a chunk several pieces fall in is decoded once).
    */
-  void decode(long from, long to, VectorSink sink, int at) throws java.io.IOException {
-    int p = RowStarts.pieceOf(pageStart, from);
-    long row = from;
+  void decode(long[] from, long[] to, int count, VectorSink sink, int at)
+      throws java.io.IOException {
+    long[] pageFrom = new long[count];
+    long[] pageTo = new long[count];
     int out = at;
-    while (row < to) {
+    int k = 0;
+    long row = count > 0 ? from[0] : 0; // where piece k resumes (it may straddle pages)
+    while (k < count) {
+      int p = RowStarts.pieceOf(pageStart, row);
+      long base = pageStart[p];
       long pageEnd = pageStart[p + 1];
-      long end = Math.min(to, pageEnd);
-      if (end > row) {
-        pages.get(p).decode(row - pageStart[p], end - pageStart[p], sink, out);
-        out += (int) (end - row);
-        row = end;
+      int m = 0;
+      int rows = 0;
+      while (k < count && row < pageEnd) {
+        long end = Math.min(to[k], pageEnd);
+        pageFrom[m] = row - base;
+        pageTo[m] = end - base;
+        m++;
+        rows += (int) (end - row);
+        if (end == to[k]) {
+          k++;
+          row = k < count ? from[k] : row;
+        } else {
+          row = end;
+        }
       }
-      p++;
+      pages.get(p).decode(pageFrom, pageTo, m, sink, out);
+      out += rows;
     }
   }
 }

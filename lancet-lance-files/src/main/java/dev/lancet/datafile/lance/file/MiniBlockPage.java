@@ -23,6 +23,8 @@ import java.nio.ByteBuffer;
  */
 final class MiniBlockPage implements PageDecoder {
   private static final int ALIGN = 8;
+  /** A read of chunks stops growing at this many bytes (pieces touching every chunk of a page). */
+  private static final long WINDOW_BYTES = 256 << 10;
 
   private final LanceFile file;
   private final String where;
@@ -128,40 +130,104 @@ final class MiniBlockPage implements PageDecoder {
   }
 
   @Override
-  public void decode(long from, long to, VectorSink sink, int at) throws IOException {
-    if (from >= to) {
-      return;
-    }
+  public void decode(long[] from, long[] to, int count, VectorSink sink, int at)
+      throws IOException {
     // The file's scratch buffers are shared by every page and every read of the file.
     synchronized (file) {
       loadChunks();
       Scratch scratch = file.scratch();
-      int first = RowStarts.pieceOf(rowStart, from);
-      int last = RowStarts.pieceOf(rowStart, to - 1);
-      long windowStart = byteStart[first];
-      ByteBuffer window = scratch.window((int) (byteStart[last + 1] - windowStart));
-      file.readFully(dataPos + windowStart, window);
-      decodeChunks(from, to, first, last, windowStart, window, scratch, sink, at);
+      int out = at;
+      int k = 0;
+      int chunk = 0; // the pieces ascend, so the chunk holding the next one only moves forward
+      while (k < count) {
+        if (from[k] >= to[k]) {
+          k++;
+          continue;
+        }
+        // One read for the run of chunks the next pieces touch without skipping a chunk.
+        chunk = chunkAtOrAfter(chunk, from[k]);
+        int first = chunk;
+        int last = chunkAtOrAfter(first, to[k] - 1);
+        int end = k + 1;
+        while (end < count && byteStart[last + 1] - byteStart[first] < WINDOW_BYTES) {
+          if (from[end] >= to[end]) {
+            end++;
+            continue;
+          }
+          if (from[end] >= rowStart[Math.min(last + 2, rowStart.length - 1)]) {
+            break; // a chunk would be skipped
+          }
+          last = chunkAtOrAfter(last, to[end] - 1);
+          end++;
+        }
+        long windowStart = byteStart[first];
+        ByteBuffer window = scratch.window((int) (byteStart[last + 1] - windowStart));
+        file.readFully(dataPos + windowStart, window);
+        out = decodeChunks(from, to, k, end, first, last, windowStart, window, scratch, sink,
+            out);
+        chunk = last;
+        k = end;
+      }
     }
   }
 
-  private void decodeChunks(long from, long to, int first, int last, long windowStart,
-      ByteBuffer window, Scratch scratch, VectorSink sink, int at) throws IOException {
+  /** The chunk holding page row {@code row}, searching forward from chunk {@code from}. */
+  private int chunkAtOrAfter(int from, long row) {
+    int c = from;
+    while (rowStart[c + 1] <= row) {
+      c++;
+    }
+    return c;
+  }
+
+  /**
+   * Decodes pieces {@code [k, end)} from chunks {@code first..last}, read into {@code window}:
+   * each chunk once, with the parts of the pieces it holds. Returns the next batch row.
+   */
+  private int decodeChunks(long[] from, long[] to, int k, int end, int first, int last,
+      long windowStart, ByteBuffer window, Scratch scratch, VectorSink sink, int at)
+      throws IOException {
     int out = at;
-    for (int c = first; c <= last; c++) {
+    long row = from[k];
+    for (int c = first; c <= last && k < end; c++) {
       long chunkFirstRow = rowStart[c];
-      int n = (int) (rowStart[c + 1] - chunkFirstRow);
-      int a = (int) (Math.max(from, chunkFirstRow) - chunkFirstRow);
-      int b = (int) (Math.min(to, rowStart[c + 1]) - chunkFirstRow);
-      decodeChunk(c, window, (int) (byteStart[c] - windowStart),
-          (int) (byteStart[c + 1] - byteStart[c]), n, a, b, scratch, sink, out);
-      out += b - a;
+      long chunkEnd = rowStart[c + 1];
+      int m = 0;
+      int rows = 0;
+      int[] as = scratch.partStarts(end - k);
+      int[] bs = scratch.partEnds(end - k);
+      while (k < end && row < chunkEnd) {
+        long stop = Math.min(to[k], chunkEnd);
+        if (stop > row) {
+          as[m] = (int) (row - chunkFirstRow);
+          bs[m] = (int) (stop - chunkFirstRow);
+          rows += bs[m] - as[m];
+          m++;
+        }
+        if (stop == to[k]) {
+          k++;
+          row = k < end ? from[k] : row;
+        } else {
+          row = stop;
+        }
+      }
+      if (m > 0) {
+        decodeChunk(c, window, (int) (byteStart[c] - windowStart),
+            (int) (byteStart[c + 1] - byteStart[c]), (int) (chunkEnd - chunkFirstRow), as, bs, m,
+            rows, scratch, sink, out);
+        out += rows;
+      }
     }
+    return out;
   }
 
-  /** Decodes values {@code [a, b)} of chunk {@code c} ({@code n} values, at {@code pos}). */
-  private void decodeChunk(int c, ByteBuffer window, int pos, int size, int n, int a, int b,
-      Scratch scratch, VectorSink sink, int at) throws CorruptFileException {
+  /**
+   * Decodes parts {@code [as[j], bs[j])}, {@code j < m}, of chunk {@code c} ({@code n} values,
+   * at {@code pos}; {@code rows} in all) one after another from batch row {@code at}.
+   */
+  private void decodeChunk(int c, ByteBuffer window, int pos, int size, int n, int[] as,
+      int[] bs, int m, int rows, Scratch scratch, VectorSink sink, int at)
+      throws CorruptFileException {
     String chunk = where + ", chunk " + c;
     boolean hasDefs = levels != LevelCoding.NONE;
     int header = 2 + (hasDefs ? 2 : 0) + 2;
@@ -186,14 +252,18 @@ final class MiniBlockPage implements PageDecoder {
       }
       defs = decodeLevels(chunk, window, pos + defPos, defSize, n, scratch);
     }
-    values.decode(window, pos + valuePos, valueSize, n, a, b, sink, at, scratch.packed,
+    values.decode(window, pos + valuePos, valueSize, n, as, bs, m, sink, at, scratch.packed,
         scratch.unpacked, chunk);
-    if (hasDefs) {
-      for (int i = a; i < b; i++) {
-        sink.setValidity(at + i - a, defs[i] == 0);
+    if (!hasDefs) {
+      sink.setValid(at, rows); // the parts' rows are consecutive in the batch
+      return;
+    }
+    int out = at;
+    for (int j = 0; j < m; j++) {
+      for (int i = as[j]; i < bs[j]; i++) {
+        sink.setValidity(out + i - as[j], defs[i] == 0);
       }
-    } else {
-      sink.setValid(at, b - a);
+      out += bs[j] - as[j];
     }
   }
 

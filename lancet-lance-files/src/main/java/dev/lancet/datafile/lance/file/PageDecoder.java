@@ -7,6 +7,9 @@ sealed interface PageDecoder permits MiniBlockPage, AllNullPage {
   /** Rows in the page. */
   long numRows();
 
-  /** Decodes page rows {@code [from, to)} into {@code sink} from batch row {@code at}. */
-  void decode(long from, long to, VectorSink sink, int at) throws IOException;
+  /**
+   * Decodes the page rows of pieces {@code [from[k], to[k])}, {@code k < count}, ascending and
+   * apart, into {@code sink} one after another from batch row {@code at}.
+   */
+  void decode(long[] from, long[] to, int count, VectorSink sink, int at) throws IOException;
 }

@@ -23,6 +23,25 @@ final class Scratch {
     return window;
   }
 
+  private int[] partStarts = new int[64];
+  private int[] partEnds = new int[64];
+
+  /** Where the parts of pieces in one chunk start (chunk rows), for at least {@code n} parts. */
+  int[] partStarts(int n) {
+    if (partStarts.length < n) {
+      partStarts = new int[n];
+    }
+    return partStarts;
+  }
+
+  /** Where the parts of pieces in one chunk end, for at least {@code n} parts. */
+  int[] partEnds(int n) {
+    if (partEnds.length < n) {
+      partEnds = new int[n];
+    }
+    return partEnds;
+  }
+
   int[] levels(int n) {
     if (levels.length < n) {
       levels = new int[n];

@@ -5,11 +5,13 @@ import java.nio.ByteBuffer;
 /** How a mini-block chunk's value buffer holds its values. */
 sealed interface ValueCoding {
   /**
-   * Decodes values {@code [a, b)} of a chunk of {@code n} values whose value buffer is the
-   * {@code size} bytes at {@code pos} of {@code buf}, to batch row {@code at}.
+   * Decodes the parts {@code [as[j], bs[j])}, {@code j < m}, ascending, of a chunk of {@code n}
+   * values whose value buffer is the {@code size} bytes at {@code pos} of {@code buf}, one after
+   * another from batch row {@code at}.
    */
-  void decode(ByteBuffer buf, int pos, int size, int n, int a, int b, VectorSink sink, int at,
-      long[] packed, long[] unpacked, String where) throws CorruptFileException;
+  void decode(ByteBuffer buf, int pos, int size, int n, int[] as, int[] bs, int m,
+      VectorSink sink, int at, long[] packed, long[] unpacked, String where)
+      throws CorruptFileException;
 
   /** The most values a chunk of {@code chunkBytes} bytes can hold in this coding. */
   long maxValues(long chunkBytes);
@@ -22,17 +24,22 @@ sealed interface ValueCoding {
     }
 
     @Override
-    public void decode(ByteBuffer buf, int pos, int size, int n, int a, int b, VectorSink sink,
-        int at, long[] packed, long[] unpacked, String where) throws CorruptFileException {
+    public void decode(ByteBuffer buf, int pos, int size, int n, int[] as, int[] bs, int m,
+        VectorSink sink, int at, long[] packed, long[] unpacked, String where)
+        throws CorruptFileException {
       long need = ((long) n * bits + 7) / 8;
       if (size < need) {
         throw new CorruptFileException(where + ": " + n + " flat " + bits + "-bit values need "
             + need + " bytes, the value buffer has " + size);
       }
-      if (bits == 1) {
-        sink.putBits(buf, pos, a, b - a, at);
-      } else {
-        sink.putRaw(buf, pos + a * (bits / 8), b - a, at);
+      int out = at;
+      for (int j = 0; j < m; j++) {
+        if (bits == 1) {
+          sink.putBits(buf, pos, as[j], bs[j] - as[j], out);
+        } else {
+          sink.putRaw(buf, pos + as[j] * (bits / 8), bs[j] - as[j], out);
+        }
+        out += bs[j] - as[j];
       }
     }
   }
@@ -50,8 +57,9 @@ sealed interface ValueCoding {
     }
 
     @Override
-    public void decode(ByteBuffer buf, int pos, int size, int n, int a, int b, VectorSink sink,
-        int at, long[] packed, long[] unpacked, String where) throws CorruptFileException {
+    public void decode(ByteBuffer buf, int pos, int size, int n, int[] as, int[] bs, int m,
+        VectorSink sink, int at, long[] packed, long[] unpacked, String where)
+        throws CorruptFileException {
       int wordBytes = wordBits / 8;
       if (n > FastLanes.BLOCK) {
         throw new CorruptFileException(where + ": " + n + " values in one bit-packed chunk "
@@ -71,8 +79,13 @@ sealed interface ValueCoding {
         throw new CorruptFileException(where + ": a block packed at " + width + " bits takes "
             + wordBytes * (1 + words) + " bytes, the value buffer has " + size);
       }
+      // Unpacked once for every part of the chunk.
       FastLanes.unpack(buf, pos + wordBytes, wordBits, (int) width, packed, unpacked);
-      sink.putValues(unpacked, a, b - a, at);
+      int out = at;
+      for (int j = 0; j < m; j++) {
+        sink.putValues(unpacked, as[j], bs[j] - as[j], out);
+        out += bs[j] - as[j];
+      }
     }
   }
 
@@ -89,14 +102,25 @@ sealed interface ValueCoding {
     }
 
     @Override
-    public void decode(ByteBuffer buf, int pos, int size, int n, int a, int b, VectorSink sink,
-        int at, long[] packed, long[] unpacked, String where) throws CorruptFileException {
+    public void decode(ByteBuffer buf, int pos, int size, int n, int[] as, int[] bs, int m,
+        VectorSink sink, int at, long[] packed, long[] unpacked, String where)
+        throws CorruptFileException {
       long offsetBytes = 4L * (n + 1);
       if (size < offsetBytes || Integer.toUnsignedLong(buf.getInt(pos)) != offsetBytes) {
         throw new CorruptFileException(where + ": " + n + " variable-width values need "
             + offsetBytes + " bytes of offsets at the start of their " + size + "-byte buffer, "
             + "and the first offset to be " + offsetBytes);
       }
+      int out = at;
+      for (int j = 0; j < m; j++) {
+        decodePart(buf, pos, size, offsetBytes, as[j], bs[j], sink, out, where);
+        out += bs[j] - as[j];
+      }
+    }
+
+    /** Values {@code [a, b)} of the chunk, to batch row {@code at}. */
+    private void decodePart(ByteBuffer buf, int pos, int size, long offsetBytes, int a, int b,
+        VectorSink sink, int at, String where) throws CorruptFileException {
       long first = Integer.toUnsignedLong(buf.getInt(pos + 4 * a));
       if (first < offsetBytes) {
         throw new CorruptFileException(where + ": value " + a + " starts at byte " + first

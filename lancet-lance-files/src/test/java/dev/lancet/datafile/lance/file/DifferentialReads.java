@@ -37,8 +37,20 @@ final class DifferentialReads {
     if (rows == 0) {
       return out;
     }
-    if (rnd.nextInt(4) == 0) {
+    int kind = rnd.nextInt(4);
+    if (kind == 0) {
       out.add(new RowRange(0, rows));
+      return out;
+    }
+    if (kind == 1) {
+      // An update's or a take's read: many short pieces a few rows apart, several in a chunk.
+      long at = (long) (rnd.nextDouble() * rows / 2);
+      int gap = 1 + rnd.nextInt(40);
+      while (at < rows && out.size() < 3000) {
+        long end = Math.min(rows, at + 1 + rnd.nextInt(8));
+        out.add(new RowRange(at, end));
+        at = end + rnd.nextInt(gap); // 0: the next piece starts where this one ends
+      }
       return out;
     }
     long at = 0;
@@ -96,13 +108,22 @@ final class DifferentialReads {
         assertThat(mine.unsupported(cols, ranges)).isEmpty();
         List<Range> native_ = new ArrayList<>();
         ranges.forEach(x -> native_.add(Range.of((int) x.start(), (int) x.end())));
-        String what = file + " cols " + cols + " ranges " + ranges + " batch " + batch;
+        String what = file + " cols " + cols + " ranges " + describe(ranges) + " batch " + batch;
         try (ArrowReader expected = core.readAll(cols, native_, batch);
             ArrowReader actual = mine.read(cols, ranges, batch, alloc)) {
           sameBatches(expected, actual, what);
         }
       }
     }
+  }
+
+  /** The ranges, or the first and last few of many. */
+  static String describe(List<RowRange> ranges) {
+    if (ranges.size() <= 8) {
+      return ranges.toString();
+    }
+    return ranges.size() + " ranges " + ranges.subList(0, 4) + " .. "
+        + ranges.subList(ranges.size() - 4, ranges.size());
   }
 
   static void sameBatches(ArrowReader expected, ArrowReader actual, String what)
