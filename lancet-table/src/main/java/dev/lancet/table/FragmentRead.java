@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.UInt8Vector;
@@ -52,7 +53,7 @@ final class FragmentRead implements AutoCloseable {
   private final List<DataFileReader> files = new ArrayList<>();
   private final ReaderCache cache; // null: the files are opened and closed here
   private final List<ArrowReader> readers = new ArrayList<>();
-  private final List<RowRange> ranges;
+  private List<RowRange> ranges = List.of(); // set once the files are open
   private final int batchSize;
   private final BufferAllocator allocator;
   private final Optional<RowIdSequence> rowIds;
@@ -77,13 +78,25 @@ final class FragmentRead implements AutoCloseable {
       boolean withRowId, boolean withRowAddr, List<RowRange> ranges, int batchSize,
       BufferAllocator allocator, org.apache.arrow.vector.types.pojo.Schema outSchema,
       RowIdSource rowIdSource, ReaderCache cache) {
+    this(ctx, schema, fragment, projected, withRowId, withRowAddr, gap -> ranges, batchSize,
+        allocator, outSchema, rowIdSource, cache);
+  }
+
+  /**
+   * As above, the ranges {@code rangesFor} gives for the widest gap the files' readers read
+   * along ({@link DataFileReader#rangeGap}): rows between the wanted ones come back too, and
+   * {@link #offsets()} tells which were read.
+   */
+  FragmentRead(TableContext ctx, Schema schema, Fragment fragment, List<Field> projected,
+      boolean withRowId, boolean withRowAddr, IntFunction<List<RowRange>> rangesFor,
+      int batchSize, BufferAllocator allocator,
+      org.apache.arrow.vector.types.pojo.Schema outSchema, RowIdSource rowIdSource,
+      ReaderCache cache) {
     this.cache = cache;
     this.fragment = fragment;
-    this.ranges = ranges;
     this.batchSize = batchSize;
     this.allocator = allocator;
     this.outSchema = outSchema;
-    this.remaining = RowSelection.count(ranges);
     this.where = "fragment " + fragment.id();
     this.rowIds = withRowId ? rowIdSource.of(fragment) : Optional.empty();
     this.columns = new ArrayList<>();
@@ -132,6 +145,12 @@ final class FragmentRead implements AutoCloseable {
       if (withRowAddr) {
         columns.add(new RowAddr());
       }
+      int gap = 0;
+      for (Map.Entry<Integer, Integer> e : sourceOfFile.entrySet()) {
+        gap = Math.max(gap, files.get(e.getKey()).rangeGap(namesPerSource.get(e.getValue())));
+      }
+      ranges = rangesFor.apply(gap);
+      remaining = RowSelection.count(ranges);
       for (Map.Entry<Integer, Integer> e : sourceOfFile.entrySet()) {
         DataFileReader r = files.get(e.getKey());
         readers.add(r.read(namesPerSource.get(e.getValue()), ranges, batchSize));
@@ -216,7 +235,10 @@ final class FragmentRead implements AutoCloseable {
     return Optional.of(reader.lookup(stored.getDictionary().getId()).getVector());
   }
 
-  /** The physical offsets of the rows of the batch {@link #next()} returned last. */
+  /**
+   * The physical offsets of the rows of the batch {@link #next()} returned last; like the batch,
+   * valid until the next call.
+   */
   long[] offsets() {
     return lastOffsets;
   }
@@ -286,8 +308,11 @@ final class FragmentRead implements AutoCloseable {
     return new VectorSchemaRoot(fields, vectors, rows);
   }
 
+  /** The offsets of the next {@code rows} rows, in the last batch's array when it fits. */
   private long[] nextOffsets(int rows) {
-    long[] out = new long[rows];
+    // Reused: a new array per batch was a tenth of a filter's read (callers keep it no longer
+    // than the batch, as offsets() says).
+    long[] out = lastOffsets.length == rows ? lastOffsets : new long[rows];
     int i = 0;
     while (i < rows) {
       RowRange r = ranges.get(rangeIndex);

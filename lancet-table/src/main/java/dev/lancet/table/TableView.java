@@ -11,6 +11,7 @@ import dev.lancet.table.spi.RowRange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The table as a statement plans against it: the version read, with what earlier statements of
@@ -171,6 +172,17 @@ final class TableView {
       out.add(full.getFields().get(top.indexOf(f)));
     }
     return new org.apache.arrow.vector.types.pojo.Schema(out);
+  }
+
+  /**
+   * Reads {@code columns} of the rows {@code rows} (physical offsets) of {@code f}, and of rows
+   * between them where the readers read along more cheaply than they skip (see
+   * {@link FragmentRead#offsets()}). The caller closes it.
+   */
+  FragmentRead read(ViewFragment f, List<Field> columns, RoaringBitmap rows, int batchSize) {
+    return new FragmentRead(ctx, schema, f.fragment(), columns, false, false,
+        gap -> Matches.ranges(rows, gap), batchSize, ctx.allocator(), arrowOf(columns),
+        x -> Optional.empty(), readers);
   }
 
   /** Reads {@code columns} of the rows {@code ranges} of {@code f}. The caller closes it. */

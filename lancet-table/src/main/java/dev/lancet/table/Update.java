@@ -86,9 +86,6 @@ public final class Update extends StatementBuilder<Update> {
 
   /** The statement, for transactions. */
   static final class UpdateStatement implements Statement {
-    /** Unselected rows read along rather than starting a new range of the read. */
-    private static final int RANGE_GAP = 16;
-
     private final Predicate predicate;
     private final Map<String, String> sets;
     private final int batchSize;
@@ -188,7 +185,7 @@ public final class Update extends StatementBuilder<Update> {
       RowSink.Kind kind = f.pending().isPresent() ? RowSink.Kind.MOVED_PENDING
           : created.isPresent() ? RowSink.Kind.MOVED : RowSink.Kind.MOVED_PENDING;
       ChangedRows out = new ChangedRows(ctx.allocator(), kind);
-      try (FragmentRead read = view.read(f, top, Matches.ranges(rows, RANGE_GAP), batchSize)) {
+      try (FragmentRead read = view.read(f, top, rows, batchSize)) {
         // The offsets read ascend, as do the rows: one walk of both (a lookup per row read was
         // a quarter of an update's samples).
         IntIterator wanted = rows.getIntIterator();

@@ -6,7 +6,6 @@ import dev.lancet.table.spi.RowRange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -33,26 +32,26 @@ class MatchRangesProperties {
     assertThat(Matches.ranges(rows, maxGap)).isEqualTo(model(rows, maxGap));
   }
 
+  /** Walks every offset up to the last, counting the unmatched rows since the last matched. */
   private static List<RowRange> model(RoaringBitmap rows, int maxGap) {
-    TreeSet<Long> all = new TreeSet<>();
-    rows.forEach((int o) -> all.add(Integer.toUnsignedLong(o)));
     List<RowRange> out = new ArrayList<>();
-    long start = -1;
-    long end = -1;
-    for (long off : all) {
-      if (start >= 0 && off - end <= maxGap) {
-        end = off + 1;
+    if (rows.isEmpty()) {
+      return out;
+    }
+    long last = rows.last();
+    long start = rows.first();
+    long lastMatched = start;
+    for (long off = start + 1; off <= last; off++) {
+      if (!rows.contains((int) off)) {
         continue;
       }
-      if (start >= 0) {
-        out.add(new RowRange(start, end));
+      if (off - lastMatched - 1 > maxGap) {
+        out.add(new RowRange(start, lastMatched + 1));
+        start = off;
       }
-      start = off;
-      end = off + 1;
+      lastMatched = off;
     }
-    if (start >= 0) {
-      out.add(new RowRange(start, end));
-    }
+    out.add(new RowRange(start, lastMatched + 1));
     return out;
   }
 }

@@ -56,6 +56,16 @@ final class HybridFileReader implements DataFileReader {
     return core().read(columns, ranges, batchSize);
   }
 
+  /** The Java reader decodes each chunk once for all the ranges in it: exact ranges are best. */
+  @Override
+  public int rangeGap(List<String> columns) {
+    try {
+      return file.unsupported(columns, List.of()).isEmpty() ? 0 : LanceCoreFileReader.RANGE_GAP;
+    } catch (IOException e) {
+      return LanceCoreFileReader.RANGE_GAP; // lance-core's reader will read, or report, it
+    }
+  }
+
   private synchronized LanceCoreFileReader core() throws IOException {
     if (core == null) {
       coreOpens++;

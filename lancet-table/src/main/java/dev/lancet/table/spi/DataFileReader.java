@@ -20,6 +20,16 @@ public interface DataFileReader extends AutoCloseable {
    */
   ArrowReader read(List<String> columns, List<RowRange> ranges, int batchSize) throws IOException;
 
+  /**
+   * How many unselected rows between two wanted rows this reader reads along more cheaply than
+   * it starts a new range, for a read of {@code columns}: a caller that wants scattered rows
+   * merges ranges this close and drops the rows between. Default 0 (a range costs no more than
+   * its rows).
+   */
+  default int rangeGap(List<String> columns) {
+    return 0;
+  }
+
   @Override
   void close();
 }
