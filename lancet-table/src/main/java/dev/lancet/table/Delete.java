@@ -6,7 +6,6 @@ import dev.lancet.table.expr.Predicate;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Deletes the rows a SQL filter selects (Lance's filter semantics, docs/decisions/0013): one
@@ -67,9 +66,8 @@ public final class Delete extends StatementBuilder<Delete> {
       BoundPredicate filter = Sql.bindFilter(predicate, view.arrowSchema(), "WHERE");
       List<ViewFragment> fragments = view.fragments();
       // Fragments are independent: matched, and their deletion files written, in parallel.
-      List<RoaringBitmap> rows = Parallel.mapReads(view.ctx(), fragments,
-          f -> Matches.of(view, f, filter, batchSize));
-      return new Counts(Deletions.deleteAll(plan, step, fragments, rows), 0, 0);
+      return new Counts(Deletions.deleteMatching(plan, step, fragments,
+          f -> Matches.of(view, f, filter, batchSize)), 0, 0);
     }
   }
 }

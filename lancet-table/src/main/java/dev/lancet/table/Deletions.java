@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.FutureTask;
+import java.util.function.Function;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -61,6 +63,105 @@ final class Deletions {
     return deleted;
   }
 
+  /**
+   * Deletes the rows {@code match} gives of each fragment: each fragment's deletion file is
+   * written as soon as its rows are known, while other fragments are still being matched (the
+   * fsyncs then overlap the reads). Returns rows deleted.
+   */
+  static long deleteMatching(TxnPlan plan, TxnPlan.Step step, List<ViewFragment> fragments,
+      Function<ViewFragment, RoaringBitmap> match) {
+    if (!fragments.stream().allMatch(ViewFragment::hasCommittedId)) {
+      // A fragment this transaction wrote may need ids reserved first, which is the plan's to do
+      // on one thread: match all, then delete.
+      return deleteAll(plan, step, fragments, Parallel.mapReads(plan.ctx(), fragments, match));
+    }
+    List<Optional<Prepared>> prepared = Parallel.mapReadsThenWaiting(plan.ctx(), fragments,
+        match, (f, rows) -> rows.isEmpty() ? Optional.empty() : Optional.of(prepare(plan, f, rows)));
+    long deleted = 0;
+    for (Optional<Prepared> p : prepared) {
+      if (p.isPresent()) {
+        deleted += add(plan, step, p.get());
+      }
+    }
+    return deleted;
+  }
+
+  /**
+   * Starts writing the deletion files for {@code rows} of {@code fragments} on a thread of its
+   * own, for a statement with other work to do before it adds them to its step (an update's or
+   * a merge insert's new rows): their fsyncs overlap that work. {@link Started#add} adds them
+   * where {@link #deleteAll} would have. Where a fragment is one the transaction wrote (its ids
+   * may need reserving, in order, on the plan's thread) nothing starts early.
+   */
+  static Started start(TxnPlan plan, List<ViewFragment> fragments, List<RoaringBitmap> rows) {
+    List<Integer> todo = new java.util.ArrayList<>();
+    boolean committed = true;
+    for (int i = 0; i < fragments.size(); i++) {
+      if (!rows.get(i).isEmpty()) {
+        todo.add(i);
+        committed &= fragments.get(i).hasCommittedId();
+      }
+    }
+    if (todo.isEmpty() || !committed) {
+      return new Started(plan, fragments, rows, null);
+    }
+    FutureTask<List<Prepared>> writing = new FutureTask<>(() -> Parallel.mapWaiting(todo,
+        i -> prepare(plan, fragments.get(i), rows.get(i))));
+    Thread t = new Thread(writing, "lancet-deletions");
+    t.setDaemon(true);
+    t.start();
+    return new Started(plan, fragments, rows, writing);
+  }
+
+  /** Deletion files being written; closing it without {@link #add} leaves them to the plan. */
+  static final class Started implements AutoCloseable {
+    private final TxnPlan plan;
+    private final List<ViewFragment> fragments;
+    private final List<RoaringBitmap> rows;
+    private final FutureTask<List<Prepared>> writing; // null: written by add
+    private boolean added;
+
+    private Started(TxnPlan plan, List<ViewFragment> fragments, List<RoaringBitmap> rows,
+        FutureTask<List<Prepared>> writing) {
+      this.plan = plan;
+      this.fragments = fragments;
+      this.rows = rows;
+      this.writing = writing;
+    }
+
+    /** Waits for the files and adds the deletions to {@code step}; returns rows deleted. */
+    long add(TxnPlan.Step step) {
+      added = true;
+      if (writing == null) {
+        return deleteAll(plan, step, fragments, rows);
+      }
+      long deleted = 0;
+      for (Prepared p : Parallel.await(writing)) {
+        deleted += Deletions.add(plan, step, p);
+      }
+      return deleted;
+    }
+
+    /** After a failure: waits for the files and notes them, so the plan's abort deletes them. */
+    @Override
+    public void close() {
+      if (added || writing == null) {
+        return;
+      }
+      try {
+        for (Prepared p : Parallel.await(writing)) {
+          p.file().ifPresent(f -> plan.wrote(path(p.fragment().id(), f)));
+        }
+      } catch (RuntimeException e) {
+        // The write that failed left no name; the ones before it are left for cleanup.
+      }
+    }
+  }
+
+  private static String path(long fragmentId, DeletionFile file) {
+    return DeletionFileNames.DIRECTORY + "/" + file.fileName(fragmentId);
+  }
+
   private static boolean leavesNothing(TxnPlan plan, ViewFragment f, RoaringBitmap rows) {
     return f.deleted(plan.ctx()).union(DeletionVector.fromBitmap(rows)).cardinality()
         >= f.fragment().physicalRows();
@@ -91,7 +192,7 @@ final class Deletions {
       f.markRemoved();
     } else {
       long id = f.id();
-      plan.wrote(DeletionFileNames.DIRECTORY + "/" + p.file().get().fileName(id));
+      plan.wrote(path(id, p.file().get()));
       step.add(new SetDeletionFile(id, p.file(), true));
     }
     f.deleted(p.after());

@@ -370,21 +370,26 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
         remember(found, ctx);
         List<RoaringBitmap> leaving = new ArrayList<>();
         for (FragmentMatch m : found) {
-          ViewFragment f = m.fragment();
-          if (!m.updateRows().isEmpty()) {
-            if (view.stableRowIds() && f.pending().isPresent()
-                && f.pending().get().rowsWithoutIds() > 0) {
-              plan.reserveIds();
-            }
-            writeUpdated(sink, view, f, m.updateRows(), batchOf, rowOf, writtenKeys, keyIndex,
-                ctx);
-            ReadSet.declareRead(plan, step, f, m.update(), keyFields);
-          }
-          updated += m.update().getLongCardinality();
-          deleted += m.remove().getLongCardinality();
           leaving.add(RoaringBitmap.or(m.update(), m.remove()));
         }
-        Deletions.deleteAll(plan, step, fragments, leaving);
+        // The deletion files are written while the updated rows are.
+        try (Deletions.Started deleting = Deletions.start(plan, fragments, leaving)) {
+          for (FragmentMatch m : found) {
+            ViewFragment f = m.fragment();
+            if (!m.updateRows().isEmpty()) {
+              if (view.stableRowIds() && f.pending().isPresent()
+                  && f.pending().get().rowsWithoutIds() > 0) {
+                plan.reserveIds();
+              }
+              writeUpdated(sink, view, f, m.updateRows(), batchOf, rowOf, writtenKeys, keyIndex,
+                  ctx);
+              ReadSet.declareRead(plan, step, f, m.update(), keyFields);
+            }
+            updated += m.update().getLongCardinality();
+            deleted += m.remove().getLongCardinality();
+          }
+          deleting.add(step);
+        }
         if (spec.whenNotMatched == WhenNotMatched.INSERT_ALL) {
           int[] pickBatch = new int[spec.batchSize];
           int[] pickRow = new int[spec.batchSize];

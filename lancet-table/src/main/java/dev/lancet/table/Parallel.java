@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -89,16 +90,44 @@ final class Parallel {
     if (items.size() <= 1) {
       return inCaller(items, task);
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, items.size()), r -> {
-      Thread t = new Thread(r, "lancet-statement");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool = statementPool(Math.min(threads, items.size()));
     try {
       return collect(items, task, pool);
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * Reads each item as {@link #mapReads} does and, as soon as its read is done, runs
+   * {@code waiting} on it on a thread of its own (work that waits on the store, as
+   * {@link #mapWaiting}): an item's waits overlap the reads of the others instead of starting
+   * after the last read. Results in item order; the first failure is rethrown.
+   */
+  static <T, M, R> List<R> mapReadsThenWaiting(TableContext ctx, List<T> items,
+      Function<T, M> read, BiFunction<T, M, R> waiting) {
+    if (items.size() <= 1 || Thread.currentThread() instanceof ComputeThread) {
+      return inCaller(items, item -> waiting.apply(item, read.apply(item)));
+    }
+    ExecutorService waits = statementPool(Math.min(WAITING_THREADS, items.size()));
+    try {
+      List<Future<R>> pending = mapReads(ctx, items, item -> {
+        M m = read.apply(item);
+        return waits.submit(() -> waiting.apply(item, m));
+      });
+      return await(pending);
+    } finally {
+      waits.shutdownNow();
+    }
+  }
+
+  /** A pool of daemon threads for one call. */
+  private static ExecutorService statementPool(int threads) {
+    return Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "lancet-statement");
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   private static <T, R> List<R> inCaller(List<T> items, Function<T, R> task) {
@@ -110,11 +139,21 @@ final class Parallel {
   private static <T, R> List<R> collect(List<T> items, Function<T, R> task,
       ExecutorService pool) {
     List<Future<R>> futures = new ArrayList<>(items.size());
+    for (T item : items) {
+      futures.add(pool.submit(() -> task.apply(item)));
+    }
+    return await(futures);
+  }
+
+  /** The future's result; its failure rethrown as {@link #map} rethrows a task's. */
+  static <R> R await(Future<R> future) {
+    return await(List.of(future)).get(0);
+  }
+
+  /** The futures' results in order; on the first failure the rest are cancelled. */
+  private static <R> List<R> await(List<Future<R>> futures) {
     try {
-      for (T item : items) {
-        futures.add(pool.submit(() -> task.apply(item)));
-      }
-      List<R> out = new ArrayList<>(items.size());
+      List<R> out = new ArrayList<>(futures.size());
       for (Future<R> f : futures) {
         out.add(f.get());
       }
@@ -140,11 +179,7 @@ final class Parallel {
     if (items.isEmpty()) {
       return;
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, window), r -> {
-      Thread t = new Thread(r, "lancet-statement");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool = statementPool(Math.min(THREADS, window));
     Deque<Future<R>> ahead = new ArrayDeque<>();
     int next = 0;
     try {

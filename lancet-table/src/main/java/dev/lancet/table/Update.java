@@ -160,19 +160,22 @@ public final class Update extends StatementBuilder<Update> {
       for (int i = 0; i < hit.size(); i++) {
         order.add(i);
       }
-      try (RowSink sink = new RowSink(plan, step, true, maxRowsPerFile)) {
-        // The matched rows are read and changed a few fragments ahead while this thread writes.
-        Parallel.pipeline(order, Parallel.WINDOW,
-            i -> changed(view, hit.get(i), hitRows.get(i), top, arrow, values, ctx),
-            held -> held.batches().forEach(h -> sink.write(h.root(), held.kind, h.rowIds(),
-                h.createdAt(), null)));
-        sink.finish();
+      // The deletion files are written while the new rows are.
+      try (Deletions.Started deleting = Deletions.start(plan, hit, hitRows)) {
+        try (RowSink sink = new RowSink(plan, step, true, maxRowsPerFile)) {
+          // The matched rows are read and changed a few fragments ahead while this thread writes.
+          Parallel.pipeline(order, Parallel.WINDOW,
+              i -> changed(view, hit.get(i), hitRows.get(i), top, arrow, values, ctx),
+              held -> held.batches().forEach(h -> sink.write(h.root(), held.kind, h.rowIds(),
+                  h.createdAt(), null)));
+          sink.finish();
+        }
+        for (int i = 0; i < hit.size(); i++) {
+          ReadSet.declareRead(plan, step, hit.get(i), hitRows.get(i), top);
+          updated += hitRows.get(i).getLongCardinality();
+        }
+        deleting.add(step);
       }
-      for (int i = 0; i < hit.size(); i++) {
-        ReadSet.declareRead(plan, step, hit.get(i), hitRows.get(i), top);
-        updated += hitRows.get(i).getLongCardinality();
-      }
-      Deletions.deleteAll(plan, step, hit, hitRows);
       return new Counts(0, updated, 0);
     }
 
