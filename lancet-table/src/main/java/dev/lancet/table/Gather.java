@@ -2,7 +2,11 @@ package dev.lancet.table;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.StructVector;
@@ -34,8 +38,15 @@ final class Gather {
         for (int b = 0; b < sources.length; b++) {
           sources[b] = from.get(b).getVector(c);
         }
-        for (int i = 0; i < count; i++) {
-          target.copyFromSafe(rows[i], i, sources[batches[i]]);
+        int i = 0;
+        while (i < count) {
+          // A run of consecutive rows of one batch is copied at once.
+          int end = i + 1;
+          while (end < count && batches[end] == batches[i] && rows[end] == rows[i] + (end - i)) {
+            end++;
+          }
+          copy(sources[batches[i]], rows[i], target, i, end - i);
+          i = end;
         }
         target.setValueCount(count);
       }
@@ -44,6 +55,48 @@ final class Gather {
     } catch (RuntimeException e) {
       out.close();
       throw e;
+    }
+  }
+
+  /**
+   * Rows {@code [from, from + n)} of {@code source} to rows {@code [to, to + n)} of
+   * {@code target} (filled up to {@code to}, with room for the rows): fixed-width values and
+   * variable-width bytes in one copy each (a copy per row was a seventh of a merge insert).
+   */
+  private static void copy(FieldVector source, int from, FieldVector target, int to, int n) {
+    if (n == 1 || source.getClass() != target.getClass()) {
+      for (int k = 0; k < n; k++) {
+        target.copyFromSafe(from + k, to + k, source);
+      }
+      return;
+    }
+    if (source instanceof BaseFixedWidthVector s && s.getTypeWidth() > 0) {
+      long width = s.getTypeWidth();
+      target.getDataBuffer().setBytes(to * width, s.getDataBuffer(), from * width, n * width);
+    } else if (source instanceof BaseVariableWidthVector s
+        && target instanceof BaseVariableWidthVector t && t.getLastSet() == to - 1) {
+      int start = s.getStartOffset(from);
+      int bytes = s.getStartOffset(from + n) - start;
+      int at = t.getStartOffset(to);
+      while (t.getDataBuffer().capacity() < (long) at + bytes) {
+        t.reallocDataBuffer();
+      }
+      t.getDataBuffer().setBytes(at, s.getDataBuffer(), start, bytes);
+      ArrowBuf offsets = t.getOffsetBuffer();
+      for (int k = 1; k <= n; k++) {
+        offsets.setInt((long) (to + k) * BaseVariableWidthVector.OFFSET_WIDTH,
+            at + s.getStartOffset(from + k) - start);
+      }
+      t.setLastSet(to + n - 1);
+    } else {
+      for (int k = 0; k < n; k++) {
+        target.copyFromSafe(from + k, to + k, source);
+      }
+      return;
+    }
+    ArrowBuf validity = target.getValidityBuffer();
+    for (int k = 0; k < n; k++) {
+      BitVectorHelper.setValidityBit(validity, to + k, source.isNull(from + k) ? 0 : 1);
     }
   }
 
