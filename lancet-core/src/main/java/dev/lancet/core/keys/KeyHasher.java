@@ -88,10 +88,15 @@ public final class KeyHasher {
 
   private static byte[] littleEndian(long v) {
     byte[] b = new byte[8];
-    for (int i = 0; i < 8; i++) {
-      b[i] = (byte) (v >>> (8 * i));
-    }
+    littleEndian(v, b);
     return b;
+  }
+
+  /** Writes {@code v} as 8 bytes little-endian into {@code out[0..8)}. */
+  public static void littleEndian(long v, byte[] out) {
+    for (int i = 0; i < 8; i++) {
+      out[i] = (byte) (v >>> (8 * i));
+    }
   }
 
   /** The 64-bit hash of an encoded key. */
