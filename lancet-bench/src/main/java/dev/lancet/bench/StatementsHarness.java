@@ -47,7 +47,11 @@ import org.lance.merge.MergeInsertResult;
  * growth during the operation (sampled every 5 ms, so lance-core's native memory counts) and the
  * peak Java heap (the heap pools' peaks summed after a GC and a reset; an upper bound, as the
  * pools peak at different moments; it includes the live heap before the operation).
- * The first runs (3, or -Dwarmup=N) warm up the JIT and the page cache and are not reported.
+ * The first runs warm up the JIT and the page cache and are not reported: at least 3 (or
+ * -Dwarmup=N), then on until five runs in a row leave the JIT compiling for at most 20 ms in all
+ * (-DjitQuietMs),
+ * at most 150 (-DmaxWarmup); the report says how many it took and how much the JIT compiled
+ * during the measured runs.
  *
  * <ul>
  *   <li>{@code delete}: 1,000,000 rows (10 fragments), delete 10% by {@code x < 100}: Lancet's
@@ -80,6 +84,9 @@ import org.lance.merge.MergeInsertResult;
 public final class StatementsHarness {
   static final int ROWS = 1_000_000;
   static final int WARMUP = Integer.getInteger("warmup", 3);
+  static final long JIT_QUIET_MS = Long.getLong("jitQuietMs", 20);
+  static final int QUIET_RUNS = 5;
+  static final int MAX_WARMUP = Integer.getInteger("maxWarmup", 150);
   static final Schema SCHEMA = new Schema(List.of(
       Field.notNullable("id", new ArrowType.Int(64, true)),
       Field.nullable("x", new ArrowType.Int(32, true)),
@@ -277,32 +284,61 @@ public final class StatementsHarness {
 
   static void compare(Path work, Path base, int runs, String what, Op lancet, Op lanceCore)
       throws Exception {
+    // Warm-up runs (JIT, page cache): at least WARMUP, then on until the last QUIET_RUNS left the
+    // JIT compiling for at most JIT_QUIET_MS in all (on 2 cores, C2 compiling beside the measured work takes
+    // a core from Lancet; lance-core's code is compiled ahead of time), at most MAX_WARMUP.
+    int warm = 0;
+    long[] jit = new long[QUIET_RUNS]; // the JIT's time in each of the last QUIET_RUNS runs
+    long lastJit;
+    do {
+      long before = jitMillis();
+      pair(work, base, what, lancet, lanceCore, warm);
+      jit[warm % QUIET_RUNS] = jitMillis() - before;
+      lastJit = java.util.Arrays.stream(jit).sum();
+      warm++;
+    } while (warm < Math.max(WARMUP, QUIET_RUNS)
+        || (lastJit > JIT_QUIET_MS && warm < MAX_WARMUP));
     List<Run> ours = new ArrayList<>();
     List<Run> theirs = new ArrayList<>();
-    for (int i = -WARMUP + 1; i <= runs; i++) { // runs up to 0 warm up (JIT, page cache)
-      Path a = copy(base, work.resolve("a"));
-      Path b = copy(base, work.resolve("b"));
-      Run x;
-      Run y;
-      if (i % 2 == 0) {
-        x = measure(() -> lancet.run(a));
-        y = measure(() -> lanceCore.run(b));
-      } else {
-        y = measure(() -> lanceCore.run(b));
-        x = measure(() -> lancet.run(a));
-      }
-      if (x.rows() != y.rows()) {
-        throw new IllegalStateException(what + ": Lancet leaves " + x.rows() + " rows, "
-            + "lance-core " + y.rows());
-      }
-      if (i > 0) {
-        ours.add(x);
-        theirs.add(y);
-      }
-      BenchTables.deleteRecursively(a);
-      BenchTables.deleteRecursively(b);
+    long jitBefore = jitMillis();
+    for (int i = 1; i <= runs; i++) {
+      Run[] r = pair(work, base, what, lancet, lanceCore, i);
+      ours.add(r[0]);
+      theirs.add(r[1]);
     }
     report(what, ours, theirs);
+    System.out.printf(Locale.ROOT, "  (%d warm-up runs, the last " + QUIET_RUNS + " with %d ms of "
+        + "JIT compilation; "
+        + "%d ms of JIT compilation during the measured runs)%n", warm, lastJit,
+        jitMillis() - jitBefore);
+  }
+
+  /** The JVM's JIT compilation time so far, in milliseconds. */
+  static long jitMillis() {
+    return java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+  }
+
+  /** One run of each side on a fresh copy of {@code base}, alternating which goes first. */
+  static Run[] pair(Path work, Path base, String what, Op lancet, Op lanceCore, int i)
+      throws Exception {
+    Path a = copy(base, work.resolve("a"));
+    Path b = copy(base, work.resolve("b"));
+    Run x;
+    Run y;
+    if (i % 2 == 0) {
+      x = measure(() -> lancet.run(a));
+      y = measure(() -> lanceCore.run(b));
+    } else {
+      y = measure(() -> lanceCore.run(b));
+      x = measure(() -> lancet.run(a));
+    }
+    if (x.rows() != y.rows()) {
+      throw new IllegalStateException(what + ": Lancet leaves " + x.rows() + " rows, "
+          + "lance-core " + y.rows());
+    }
+    BenchTables.deleteRecursively(a);
+    BenchTables.deleteRecursively(b);
+    return new Run[] {x, y};
   }
 
   static void report(String what, List<Run> ours, List<Run> theirs) {
