@@ -46,16 +46,29 @@ final class Deletions {
    */
   static long deleteAll(TxnPlan plan, TxnPlan.Step step, List<ViewFragment> fragments,
       List<RoaringBitmap> rows) {
-    List<Integer> todo = new java.util.ArrayList<>();
-    for (int i = 0; i < fragments.size(); i++) {
-      if (!rows.get(i).isEmpty()) {
-        todo.add(i);
-        if (!fragments.get(i).hasCommittedId() && !leavesNothing(plan, fragments.get(i), rows.get(i))) {
-          plan.reserveIds();
-        }
+    List<Integer> todo = withRows(rows);
+    for (int i : todo) {
+      if (!fragments.get(i).hasCommittedId() && !leavesNothing(plan, fragments.get(i), rows.get(i))) {
+        plan.reserveIds();
       }
     }
-    List<Prepared> prepared = Parallel.mapWaiting(todo, i -> prepare(plan, fragments.get(i), rows.get(i)));
+    return addAll(plan, step,
+        Parallel.mapWaiting(todo, i -> prepare(plan, fragments.get(i), rows.get(i))));
+  }
+
+  /** The indices of the fragments with rows to delete. */
+  private static List<Integer> withRows(List<RoaringBitmap> rows) {
+    List<Integer> out = new java.util.ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      if (!rows.get(i).isEmpty()) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  /** Adds the prepared deletions to {@code step} in order; returns rows deleted. */
+  private static long addAll(TxnPlan plan, TxnPlan.Step step, List<Prepared> prepared) {
     long deleted = 0;
     for (Prepared p : prepared) {
       deleted += add(plan, step, p);
@@ -77,13 +90,7 @@ final class Deletions {
     }
     List<Optional<Prepared>> prepared = Parallel.mapReadsThenWaiting(plan.ctx(), fragments,
         match, (f, rows) -> rows.isEmpty() ? Optional.empty() : Optional.of(prepare(plan, f, rows)));
-    long deleted = 0;
-    for (Optional<Prepared> p : prepared) {
-      if (p.isPresent()) {
-        deleted += add(plan, step, p.get());
-      }
-    }
-    return deleted;
+    return addAll(plan, step, prepared.stream().flatMap(Optional::stream).toList());
   }
 
   /**
@@ -94,15 +101,8 @@ final class Deletions {
    * may need reserving, in order, on the plan's thread) nothing starts early.
    */
   static Started start(TxnPlan plan, List<ViewFragment> fragments, List<RoaringBitmap> rows) {
-    List<Integer> todo = new java.util.ArrayList<>();
-    boolean committed = true;
-    for (int i = 0; i < fragments.size(); i++) {
-      if (!rows.get(i).isEmpty()) {
-        todo.add(i);
-        committed &= fragments.get(i).hasCommittedId();
-      }
-    }
-    if (todo.isEmpty() || !committed) {
+    List<Integer> todo = withRows(rows);
+    if (todo.isEmpty() || !todo.stream().allMatch(i -> fragments.get(i).hasCommittedId())) {
       return new Started(plan, fragments, rows, null);
     }
     FutureTask<List<Prepared>> writing = new FutureTask<>(() -> Parallel.mapWaiting(todo,
@@ -135,11 +135,7 @@ final class Deletions {
       if (writing == null) {
         return deleteAll(plan, step, fragments, rows);
       }
-      long deleted = 0;
-      for (Prepared p : Parallel.await(writing)) {
-        deleted += Deletions.add(plan, step, p);
-      }
-      return deleted;
+      return addAll(plan, step, Parallel.await(writing));
     }
 
     /** After a failure: waits for the files and notes them, so the plan's abort deletes them. */

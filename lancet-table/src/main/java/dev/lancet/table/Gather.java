@@ -64,36 +64,39 @@ final class Gather {
    * variable-width bytes in one copy each (a copy per row was a seventh of a merge insert).
    */
   private static void copy(FieldVector source, int from, FieldVector target, int to, int n) {
-    if (n == 1 || source.getClass() != target.getClass()) {
-      for (int k = 0; k < n; k++) {
-        target.copyFromSafe(from + k, to + k, source);
+    if (n > 1 && source.getClass() == target.getClass()) {
+      if (source instanceof BaseFixedWidthVector s && s.getTypeWidth() > 0) {
+        long width = s.getTypeWidth();
+        target.getDataBuffer().setBytes(to * width, s.getDataBuffer(), from * width, n * width);
+        copyValidity(source, from, target, to, n);
+        return;
       }
-      return;
+      if (source instanceof BaseVariableWidthVector s
+          && target instanceof BaseVariableWidthVector t && t.getLastSet() == to - 1) {
+        int start = s.getStartOffset(from);
+        int bytes = s.getStartOffset(from + n) - start;
+        int at = t.getStartOffset(to);
+        while (t.getDataBuffer().capacity() < (long) at + bytes) {
+          t.reallocDataBuffer();
+        }
+        t.getDataBuffer().setBytes(at, s.getDataBuffer(), start, bytes);
+        ArrowBuf offsets = t.getOffsetBuffer();
+        for (int k = 1; k <= n; k++) {
+          offsets.setInt((long) (to + k) * BaseVariableWidthVector.OFFSET_WIDTH,
+              at + s.getStartOffset(from + k) - start);
+        }
+        t.setLastSet(to + n - 1);
+        copyValidity(source, from, target, to, n);
+        return;
+      }
     }
-    if (source instanceof BaseFixedWidthVector s && s.getTypeWidth() > 0) {
-      long width = s.getTypeWidth();
-      target.getDataBuffer().setBytes(to * width, s.getDataBuffer(), from * width, n * width);
-    } else if (source instanceof BaseVariableWidthVector s
-        && target instanceof BaseVariableWidthVector t && t.getLastSet() == to - 1) {
-      int start = s.getStartOffset(from);
-      int bytes = s.getStartOffset(from + n) - start;
-      int at = t.getStartOffset(to);
-      while (t.getDataBuffer().capacity() < (long) at + bytes) {
-        t.reallocDataBuffer();
-      }
-      t.getDataBuffer().setBytes(at, s.getDataBuffer(), start, bytes);
-      ArrowBuf offsets = t.getOffsetBuffer();
-      for (int k = 1; k <= n; k++) {
-        offsets.setInt((long) (to + k) * BaseVariableWidthVector.OFFSET_WIDTH,
-            at + s.getStartOffset(from + k) - start);
-      }
-      t.setLastSet(to + n - 1);
-    } else {
-      for (int k = 0; k < n; k++) {
-        target.copyFromSafe(from + k, to + k, source);
-      }
-      return;
+    for (int k = 0; k < n; k++) {
+      target.copyFromSafe(from + k, to + k, source);
     }
+  }
+
+  private static void copyValidity(FieldVector source, int from, FieldVector target, int to,
+      int n) {
     ArrowBuf validity = target.getValidityBuffer();
     for (int k = 0; k < n; k++) {
       BitVectorHelper.setValidityBit(validity, to + k, source.isNull(from + k) ? 0 : 1);
