@@ -10,9 +10,8 @@ import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Schema;
-import dev.lancet.table.schema.LanceSchemas;
 import dev.lancet.table.spi.DataFileWriter;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import dev.lancet.table.spi.WriteSpec;
 import dev.lancet.table.spi.WrittenFile;
 import java.io.IOException;
@@ -128,7 +127,7 @@ public final class AddColumns {
         throw new UncheckedIOException("reading the schema of the new columns", e);
       }
       // Provisional ids 0..n-1 are the AddField tokens; the kernel mints the real ids.
-      Schema added = LanceSchemas.toLance(arrow, 0, aligned.map(r -> (ArrowReader) r));
+      Schema added = TableSchemas.toLance(arrow, 0, aligned.map(r -> (ArrowReader) r));
       for (Field f : added.topLevel()) {
         if (Columns.nameTaken(schema, Field.NO_PARENT, f.name())) {
           throw new InvalidInputException("column '" + f.name() + "' already exists at version "
@@ -185,7 +184,7 @@ public final class AddColumns {
     Schema schema = read.manifest().schema();
     List<Field> top = schema.topLevel();
     List<Field> inputFields = new ArrayList<>();
-    org.apache.arrow.vector.types.pojo.Schema full = LanceSchemas.toArrow(schema);
+    org.apache.arrow.vector.types.pojo.Schema full = TableSchemas.toArrow(schema);
     List<org.apache.arrow.vector.types.pojo.Field> inputArrow = new ArrayList<>();
     for (String name : inputs.get()) {
       Field f = Columns.resolve(schema, name, read.version());
@@ -232,7 +231,7 @@ public final class AddColumns {
   /** One data file per fragment from the aligned reader; deleted rows get null. */
   private long align(Snapshot read, Schema added, String version, Map<Long, WrittenFile> out) {
     RowFeeder feeder = new RowFeeder(aligned.get(), new BatchConformance(added, aligned.map(r -> r)));
-    org.apache.arrow.vector.types.pojo.Schema arrow = LanceSchemas.toArrow(added);
+    org.apache.arrow.vector.types.pojo.Schema arrow = TableSchemas.toArrow(added);
     long live = read.manifest().liveRows();
     long rows = 0;
     try {
@@ -287,7 +286,7 @@ public final class AddColumns {
 
   private DataFileWriter newWriter(Schema added, String version, long rows) throws IOException {
     return ctx.dataFiles().newWriter(new WriteSpec(ctx.uri(), ctx.storageOptions(), ctx.store(),
-        "data", LanceSchemas.toArrow(added), added.fields(), version, rows,
+        "data", TableSchemas.toArrow(added), added.fields(), version, rows,
         CreateOptions.DEFAULT_MAX_BYTES_PER_FILE * 64, ctx.allocator(), Optional.empty()));
   }
 

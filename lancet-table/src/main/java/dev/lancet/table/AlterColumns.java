@@ -10,9 +10,8 @@ import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Schema;
-import dev.lancet.table.schema.LanceSchemas;
 import dev.lancet.table.spi.DataFileWriter;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import dev.lancet.table.spi.WriteSpec;
 import dev.lancet.table.spi.WrittenFile;
 import java.io.IOException;
@@ -110,7 +109,7 @@ public final class AlterColumns {
       }
       Snapshot read = latest.get();
       Schema schema = read.manifest().schema();
-      org.apache.arrow.vector.types.pojo.Schema arrow = LanceSchemas.toArrow(schema);
+      org.apache.arrow.vector.types.pojo.Schema arrow = TableSchemas.toArrow(schema);
       List<Field> top = schema.topLevel();
       List<CastPlan> casts = new ArrayList<>();
       Map<Field, Change> resolved = new LinkedHashMap<>();
@@ -163,7 +162,7 @@ public final class AlterColumns {
                 + "(integers, floats, temporal types, string or binary widths, decimals, "
                 + "fixed-size lists element-wise)");
           }
-          List<Field> lance = LanceSchemas.fieldToLance(to, casts.size(), Optional.empty());
+          List<Field> lance = TableSchemas.fieldToLance(to, casts.size(), Optional.empty());
           casts.add(new CastPlan(f, from, to, lance.get(0), casts.size()));
         }
       }
@@ -219,7 +218,7 @@ public final class AlterColumns {
     Map<Long, WrittenFile> out = new LinkedHashMap<>();
     List<Field> newFields = casts.stream().map(CastPlan::lance).toList();
     Schema fileSchema = new Schema(newFields, Map.of());
-    org.apache.arrow.vector.types.pojo.Schema fileArrow = LanceSchemas.toArrow(fileSchema);
+    org.apache.arrow.vector.types.pojo.Schema fileArrow = TableSchemas.toArrow(fileSchema);
     org.apache.arrow.vector.types.pojo.Schema inArrow = new org.apache.arrow.vector.types.pojo.Schema(
         casts.stream().map(CastPlan::from).toList());
     List<Field> inputs = casts.stream().map(CastPlan::old).toList();

@@ -2,7 +2,7 @@ package dev.lancet.table;
 
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Schema;
-import dev.lancet.table.schema.LanceSchemas;
+import dev.lancet.file.schema.LanceSchemas;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -73,7 +73,7 @@ final class BatchConformance {
           + ". The table has " + names(top) + "; add a column first with addColumns");
     }
     for (int i = 0; i < top.size(); i++) {
-      List<Field> theirs = LanceSchemas.fieldToLance(fields.get(out[i]), 0, dictionaries);
+      List<Field> theirs = TableSchemas.fieldToLance(fields.get(out[i]), 0, dictionaries);
       List<Field> ours = subtree(top.get(i));
       if (!sameShape(ours, theirs)) {
         throw new InvalidInputException("column '" + top.get(i).name() + "' has type "

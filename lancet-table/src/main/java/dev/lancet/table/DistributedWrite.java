@@ -12,7 +12,6 @@ import dev.lancet.format.model.DeletionFile;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Schema;
 import dev.lancet.table.keys.KeyFilterBuilder;
-import dev.lancet.table.schema.LanceSchemas;
 import dev.lancet.table.spi.WrittenFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -99,7 +98,7 @@ public final class DistributedWrite implements AutoCloseable {
   static DistributedWrite overwrite(TableContext ctx, Snapshot read,
       org.apache.arrow.vector.types.pojo.Schema arrow, CreateOptions limits) {
     return new DistributedWrite(ctx, false, FragmentWriteSpec.Mode.OVERWRITE, Optional.of(read),
-        LanceSchemas.toLance(arrow, 0, Optional.empty()), Optional.of(arrow),
+        TableSchemas.toLance(arrow, 0, Optional.empty()), Optional.of(arrow),
         LanceTable.storageVersionOf(read.manifest()), limits, List.of());
   }
 
@@ -112,7 +111,7 @@ public final class DistributedWrite implements AutoCloseable {
     TableContext ctx = LanceTable.context(uri, options.storageOptions(), options.dataFiles());
     try {
       return new DistributedWrite(ctx, true, FragmentWriteSpec.Mode.CREATE, Optional.empty(),
-          LanceSchemas.toLance(arrow, 0, Optional.empty()), Optional.of(arrow),
+          TableSchemas.toLance(arrow, 0, Optional.empty()), Optional.of(arrow),
           options.storageVersion(), options, List.of());
     } catch (RuntimeException e) {
       ctx.allocator().close();
@@ -151,7 +150,7 @@ public final class DistributedWrite implements AutoCloseable {
 
   /** The Arrow schema the workers' batches must have (the table's, or the new one). */
   public org.apache.arrow.vector.types.pojo.Schema arrowSchema() {
-    return LanceSchemas.toArrow(schema);
+    return TableSchemas.toArrow(schema);
   }
 
   /** Starts the one commit of this write. */

@@ -9,7 +9,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A data file's top-level columns with the table field ids their slots hold: the file's own
- * Arrow schema walked in slot order ({@link dev.lancet.table.schema.ColumnLayout}'s rules),
+ * Arrow schema walked in slot order ({@link dev.lancet.file.schema.ColumnLayout}'s rules),
  * zipped with the manifest's {@code DataFile.fields}. A slot of -2 (tombstoned) or of a field
  * since dropped holds data no live field reads.
  */

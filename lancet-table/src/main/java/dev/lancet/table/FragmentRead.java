@@ -6,11 +6,10 @@ import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Schema;
 import dev.lancet.format.model.StoredSequence;
 import dev.lancet.format.rowids.RowIdSequence;
-import dev.lancet.table.schema.ColumnLayout;
-import dev.lancet.table.schema.LanceSchemas;
+import dev.lancet.file.schema.LanceSchemas;
 import dev.lancet.table.spi.DataFileReader;
 import dev.lancet.table.spi.ReadSpec;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -120,7 +119,7 @@ final class FragmentRead implements AutoCloseable {
             if (col.slotIds().stream().noneMatch(subtree::contains)) {
               continue;
             }
-            List<Integer> expected = ColumnLayout.slotFieldIds(fields, df.fileMajorVersion(),
+            List<Integer> expected = TableSchemas.slotFieldIds(fields, df.fileMajorVersion(),
                 df.fileMinorVersion());
             if (!col.slotIds().equals(expected)) {
               throw new LanceTableException(where + ": column '" + top.name() + "' is stored "

@@ -6,7 +6,6 @@ import dev.lancet.core.store.ObjectStores;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.model.Schema;
 import dev.lancet.table.keys.KeyFilterBuilder;
-import dev.lancet.table.schema.LanceSchemas;
 import dev.lancet.table.spi.DataFileFormats;
 import dev.lancet.table.spi.DataFileWriter;
 import dev.lancet.table.spi.WriteSpec;
@@ -55,7 +54,7 @@ public final class FragmentWriter implements AutoCloseable {
       Columns.resolve(lance, k, spec.readVersion());
     }
     WriteSpec ws = new WriteSpec(spec.uri(), spec.storageOptions(), store, "data",
-        LanceSchemas.toArrow(lance), lance.fields(), spec.storageVersion(),
+        TableSchemas.toArrow(lance), lance.fields(), spec.storageVersion(),
         spec.maxRowsPerFile(), spec.maxBytesPerFile(), allocator, Optional.empty(),
         spec.writeTag().map(t -> t + "-").orElse(""));
     this.writer = DataFileFormats.discover().newWriter(ws);
@@ -79,7 +78,7 @@ public final class FragmentWriter implements AutoCloseable {
         }
         lance = read.manifest().schema();
       } else {
-        lance = LanceSchemas.toLance(spec.newSchema().orElseThrow(), 0, Optional.empty());
+        lance = TableSchemas.toLance(spec.newSchema().orElseThrow(), 0, Optional.empty());
       }
       return new FragmentWriter(spec, store, lance, allocator);
     } catch (IOException e) {

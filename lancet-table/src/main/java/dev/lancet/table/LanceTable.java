@@ -9,7 +9,6 @@ import dev.lancet.format.model.DataStorageFormat;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.format.model.Schema;
-import dev.lancet.table.schema.LanceSchemas;
 import dev.lancet.table.spi.DataFileFormat;
 import dev.lancet.table.spi.DataFileFormats;
 import java.io.IOException;
@@ -93,7 +92,7 @@ public final class LanceTable implements AutoCloseable {
    */
   public static LanceTable create(String uri, org.apache.arrow.vector.types.pojo.Schema schema,
       CreateOptions options) {
-    Schema lance = LanceSchemas.toLance(schema, 0, Optional.empty());
+    Schema lance = TableSchemas.toLance(schema, 0, Optional.empty());
     return create(uri, lance, Optional.empty(), options);
   }
 
@@ -108,7 +107,7 @@ public final class LanceTable implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("reading the schema of the data for " + uri, e);
     }
-    Schema lance = LanceSchemas.toLance(schema, 0, Optional.of(data));
+    Schema lance = TableSchemas.toLance(schema, 0, Optional.of(data));
     return create(uri, lance, Optional.of(data), options);
   }
 
@@ -192,7 +191,7 @@ public final class LanceTable implements AutoCloseable {
 
   /** The Arrow schema of the newest version. */
   public org.apache.arrow.vector.types.pojo.Schema schema() {
-    return LanceSchemas.toArrow(latest().manifest().schema());
+    return TableSchemas.toArrow(latest().manifest().schema());
   }
 
   /** Live rows (physical rows minus deleted ones) of the newest version. */

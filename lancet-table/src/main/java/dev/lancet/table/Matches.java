@@ -2,7 +2,7 @@ package dev.lancet.table;
 
 import dev.lancet.format.model.Field;
 import dev.lancet.table.expr.BoundPredicate;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -463,7 +463,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       RoaringBitmap update = new RoaringBitmap();
       RoaringBitmap remove = new RoaringBitmap();
       List<long[]> updateRows = new ArrayList<>();
-      List<dev.lancet.table.spi.RowRange> live = f.liveRanges(ctx);
+      List<dev.lancet.file.RowRange> live = f.liveRanges(ctx);
       if (live.isEmpty()) {
         return new FragmentMatch(f, updateRows, update, remove, new int[0]);
       }

@@ -6,7 +6,7 @@ import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.table.spi.DataFileReader;
 import dev.lancet.table.spi.ReadSpec;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

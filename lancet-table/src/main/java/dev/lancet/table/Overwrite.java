@@ -7,7 +7,6 @@ import dev.lancet.core.transaction.TransactionBuilder;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Schema;
-import dev.lancet.table.schema.LanceSchemas;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -45,7 +44,7 @@ public final class Overwrite extends WriteBuilder<Overwrite> {
         throw new UncheckedIOException("reading the schema of the overwrite's data", e);
       }
       // Provisional ids 0..n-1 are the AddField tokens; the kernel mints the real ids.
-      Schema provisional = LanceSchemas.toLance(arrow, 0, Optional.of(reader));
+      Schema provisional = TableSchemas.toLance(arrow, 0, Optional.of(reader));
       String version = LanceTable.storageVersionOf(read.manifest());
       StorageChecks.check(provisional, version);
       StreamWrite.Written written = StreamWrite.write(ctx, reader, provisional, version,

@@ -1,7 +1,7 @@
 package dev.lancet.table;
 
 import dev.lancet.format.deletion.DeletionVector;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.util.ArrayList;
 import java.util.List;
 import org.roaringbitmap.RoaringBitmap;

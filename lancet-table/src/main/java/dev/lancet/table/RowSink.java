@@ -3,7 +3,6 @@ package dev.lancet.table;
 import dev.lancet.format.rowids.RowIdSequence;
 import dev.lancet.format.rowids.RowVersionSequence;
 import dev.lancet.format.rowids.U64Segment;
-import dev.lancet.table.schema.LanceSchemas;
 import dev.lancet.table.spi.DataFileWriter;
 import dev.lancet.table.spi.WriteSpec;
 import dev.lancet.table.spi.WrittenFile;
@@ -117,7 +116,7 @@ final class RowSink implements AutoCloseable {
   }
 
   private void open(Kind k) {
-    org.apache.arrow.vector.types.pojo.Schema arrow = LanceSchemas.toArrow(plan.view().schema());
+    org.apache.arrow.vector.types.pojo.Schema arrow = TableSchemas.toArrow(plan.view().schema());
     try {
       writer = plan.ctx().dataFiles().newWriter(new WriteSpec(plan.ctx().uri(),
           plan.ctx().storageOptions(), plan.ctx().store(), "data", arrow,

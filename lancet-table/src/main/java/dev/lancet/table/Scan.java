@@ -6,8 +6,8 @@ import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.format.model.Schema;
-import dev.lancet.table.schema.LanceSchemas;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.schema.LanceSchemas;
+import dev.lancet.file.RowRange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -232,14 +232,14 @@ public final class Scan {
       }
     }
     List<org.apache.arrow.vector.types.pojo.Field> out = new ArrayList<>();
-    org.apache.arrow.vector.types.pojo.Schema full = LanceSchemas.toArrow(schema);
+    org.apache.arrow.vector.types.pojo.Schema full = TableSchemas.toArrow(schema);
     Map<Long, ArrowType> dictionaryValueTypes = new LinkedHashMap<>();
     Map<Integer, List<Field>> children = LanceSchemas.childrenOf(schema);
     for (Field f : projected) {
       org.apache.arrow.vector.types.pojo.Field arrow = full.getFields().get(top.indexOf(f));
       if (arrow.getDictionary() != null) {
         dictionaryValueTypes.put(arrow.getDictionary().getId(),
-            LanceSchemas.dictionaryValueType(f.logicalType(), "column '" + f.name() + "'"));
+            TableSchemas.dictionaryValueType(f.logicalType(), "column '" + f.name() + "'"));
       } else {
         refuseNestedDictionaries(f, children);
       }

@@ -3,7 +3,7 @@ package dev.lancet.table;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Schema;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;

@@ -45,7 +45,7 @@ final class StreamWrite {
       long maxRowsPerFile, long maxBytesPerFile, LongConsumer progress) {
     BatchConformance conformance = new BatchConformance(schema, Optional.of(reader));
     org.apache.arrow.vector.types.pojo.Schema arrow =
-        dev.lancet.table.schema.LanceSchemas.toArrow(schema);
+        TableSchemas.toArrow(schema);
     WriteSpec spec = new WriteSpec(ctx.uri(), ctx.storageOptions(), ctx.store(), "data", arrow,
         schema.fields(), fileVersion, maxRowsPerFile, maxBytesPerFile, ctx.allocator(),
         Optional.of(reader));

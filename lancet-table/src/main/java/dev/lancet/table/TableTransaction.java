@@ -12,7 +12,6 @@ import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.format.model.Schema;
-import dev.lancet.table.schema.LanceSchemas;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -289,7 +288,7 @@ public final class TableTransaction {
       TableView view = plan.view();
       Schema schema = view.schema();
       int first = Math.max(view.fieldWatermark(), schema.maxFieldId()) + 1;
-      Schema added = LanceSchemas.toLance(
+      Schema added = TableSchemas.toLance(
           new org.apache.arrow.vector.types.pojo.Schema(columns), first, Optional.empty());
       for (Field f : added.topLevel()) {
         if (Columns.nameTaken(schema, Field.NO_PARENT, f.name())) {

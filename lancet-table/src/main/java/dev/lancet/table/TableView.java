@@ -6,8 +6,7 @@ import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.Manifest;
 import dev.lancet.format.model.Schema;
-import dev.lancet.table.schema.LanceSchemas;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -91,7 +90,7 @@ final class TableView {
   }
 
   org.apache.arrow.vector.types.pojo.Schema arrowSchema() {
-    return LanceSchemas.toArrow(schema);
+    return TableSchemas.toArrow(schema);
   }
 
   String fileVersion() {

@@ -7,7 +7,7 @@ import dev.lancet.format.model.Fragment;
 import dev.lancet.format.model.StoredSequence;
 import dev.lancet.format.rowids.RowIdSequence;
 import dev.lancet.format.rowids.RowVersionSequence;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

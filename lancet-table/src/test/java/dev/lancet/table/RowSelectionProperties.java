@@ -3,7 +3,7 @@ package dev.lancet.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancet.format.deletion.DeletionVector;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

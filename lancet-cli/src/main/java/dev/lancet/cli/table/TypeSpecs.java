@@ -4,7 +4,7 @@ import dev.lancet.cli.CliException;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Schema;
 import dev.lancet.table.LanceTableException;
-import dev.lancet.table.schema.LanceSchemas;
+import dev.lancet.file.schema.LanceSchemas;
 import java.util.List;
 import java.util.Map;
 

@@ -8,9 +8,9 @@ import dev.lancet.core.version.Snapshot;
 import dev.lancet.format.model.DataFile;
 import dev.lancet.format.model.Field;
 import dev.lancet.format.model.Manifest;
-import dev.lancet.table.InvalidInputException;
-import dev.lancet.table.schema.ColumnLayout;
-import dev.lancet.table.schema.LanceSchemas;
+import dev.lancet.file.schema.SchemaException;
+import dev.lancet.file.schema.ColumnLayout;
+import dev.lancet.file.schema.LanceSchemas;
 import dev.lancet.interop.table.ArrowShapes.Shape;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -107,19 +107,19 @@ class SchemaMappingInteropTest {
                 new org.apache.arrow.vector.types.pojo.Field("key", FieldType.notNullable(ArrowType.Utf8.INSTANCE), List.of()),
                 ArrowShapes.nullable("value", new ArrowType.Int(64, true)))))));
     assertThatThrownBy(() -> LanceSchemas.toLance(map, 0, Optional.empty()))
-        .isInstanceOf(InvalidInputException.class).hasMessageContaining("'m'")
+        .isInstanceOf(SchemaException.class).hasMessageContaining("'m'")
         .hasMessageContaining("map");
     Schema colonZone = ArrowShapes.schemaOf(ArrowShapes.nullable("t",
         new ArrowType.Timestamp(TimeUnit.MILLISECOND, "+08:00")));
     assertThatThrownBy(() -> LanceSchemas.toLance(colonZone, 0, Optional.empty()))
-        .isInstanceOf(InvalidInputException.class).hasMessageContaining("+0800");
+        .isInstanceOf(SchemaException.class).hasMessageContaining("+0800");
     Schema view = ArrowShapes.schemaOf(ArrowShapes.nullable("v", ArrowType.Utf8View.INSTANCE));
     assertThatThrownBy(() -> LanceSchemas.toLance(view, 0, Optional.empty()))
-        .isInstanceOf(InvalidInputException.class).hasMessageContaining("Utf8");
+        .isInstanceOf(SchemaException.class).hasMessageContaining("Utf8");
     Schema duplicate = new Schema(List.of(ArrowShapes.id(),
         ArrowShapes.nullable("id", ArrowType.Utf8.INSTANCE)));
     assertThatThrownBy(() -> LanceSchemas.toLance(duplicate, 0, Optional.empty()))
-        .isInstanceOf(InvalidInputException.class).hasMessageContaining("two fields named 'id'");
+        .isInstanceOf(SchemaException.class).hasMessageContaining("two fields named 'id'");
   }
 
   private static void compare(Manifest lance, dev.lancet.format.model.Schema ours, String version) {

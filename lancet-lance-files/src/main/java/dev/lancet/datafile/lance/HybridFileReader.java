@@ -1,9 +1,9 @@
 package dev.lancet.datafile.lance;
 
-import dev.lancet.datafile.lance.file.LanceFile;
+import dev.lancet.file.read.LanceFile;
 import dev.lancet.table.spi.DataFileReader;
 import dev.lancet.table.spi.ReadSpec;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

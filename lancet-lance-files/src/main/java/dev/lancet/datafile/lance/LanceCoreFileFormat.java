@@ -5,7 +5,7 @@ import dev.lancet.table.spi.DataFileReader;
 import dev.lancet.table.spi.DataFileWriter;
 import dev.lancet.table.spi.ReadSpec;
 import dev.lancet.table.spi.WriteSpec;
-import dev.lancet.datafile.lance.file.LanceFile;
+import dev.lancet.file.read.LanceFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.lancet.datafile.lance;
 
 import dev.lancet.table.spi.DataFileReader;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.lancet.datafile.lance;
 
-import dev.lancet.table.schema.ColumnLayout;
+import dev.lancet.file.schema.ColumnLayout;
 import dev.lancet.table.spi.DataFileWriter;
 import dev.lancet.table.spi.WriteSpec;
 import dev.lancet.table.spi.WrittenFile;

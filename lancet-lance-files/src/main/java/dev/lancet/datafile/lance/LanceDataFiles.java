@@ -4,7 +4,7 @@ import dev.lancet.core.store.LocalObjectStore;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.ObjectStores;
 import dev.lancet.format.model.DataFile;
-import dev.lancet.table.schema.ColumnLayout;
+import dev.lancet.file.schema.ColumnLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

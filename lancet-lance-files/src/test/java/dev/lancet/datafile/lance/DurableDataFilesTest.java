@@ -6,7 +6,7 @@ import dev.lancet.core.store.LocalObjectStore;
 import dev.lancet.core.store.ObjectInfo;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.format.model.Schema;
-import dev.lancet.table.schema.LanceSchemas;
+import dev.lancet.file.schema.LanceSchemas;
 import dev.lancet.table.spi.DataFileWriter;
 import dev.lancet.table.spi.WriteSpec;
 import dev.lancet.table.spi.WrittenFile;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lancet.table.spi.DataFileReader;
 import dev.lancet.table.spi.ReadSpec;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

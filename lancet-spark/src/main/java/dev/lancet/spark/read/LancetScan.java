@@ -3,7 +3,7 @@ package dev.lancet.spark.read;
 import dev.lancet.spark.TableState;
 import dev.lancet.table.LanceTable;
 import dev.lancet.table.ScanTask;
-import dev.lancet.table.spi.RowRange;
+import dev.lancet.file.RowRange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

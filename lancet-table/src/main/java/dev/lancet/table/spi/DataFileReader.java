@@ -1,5 +1,6 @@
 package dev.lancet.table.spi;
 
+import dev.lancet.file.RowRange;
 import java.io.IOException;
 import java.util.List;
 import org.apache.arrow.vector.ipc.ArrowReader;
