@@ -171,6 +171,103 @@ public final class LocalObjectStore implements ObjectStore {
     }
   }
 
+  /**
+   * Streams into a temporary file in the target's directory (invisible to {@link #list}, removed
+   * by cleanup if the writer dies) and renames it into place on completion, fsyncing file and
+   * directory first under {@link Durability#SYNC}, as {@link #put} does.
+   */
+  @Override
+  public ObjectOutput newOutput(String path) throws IOException {
+    Path file = resolve(path);
+    Path directory = createDirectoriesInside(path, file.getParent());
+    Path temp = directory.resolve(StorePath.TEMP_PREFIX + UUID.randomUUID());
+    FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE);
+    return new LocalOutput(path, file, temp, channel, durability == Durability.SYNC);
+  }
+
+  /** A file written in a temporary name and renamed into place. */
+  private static final class LocalOutput implements ObjectOutput {
+    private final String path;
+    private final Path file;
+    private final Path temp;
+    private final boolean sync;
+    private FileChannel channel;
+    private long position;
+    private boolean completed;
+
+    LocalOutput(String path, Path file, Path temp, FileChannel channel, boolean sync) {
+      this.path = path;
+      this.file = file;
+      this.temp = temp;
+      this.channel = channel;
+      this.sync = sync;
+    }
+
+    @Override
+    public void write(ByteBuffer bytes) throws IOException {
+      ensureOpen();
+      while (bytes.hasRemaining()) {
+        position += channel.write(bytes);
+      }
+    }
+
+    @Override
+    public long position() {
+      return position;
+    }
+
+    @Override
+    public void complete() throws IOException {
+      ensureOpen();
+      try {
+        if (sync) {
+          channel.force(true);
+        }
+        channel.close();
+        channel = null;
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException | RuntimeException e) {
+        abort();
+        throw e;
+      }
+      completed = true;
+      if (sync) {
+        syncDirectory(file.getParent());
+      }
+    }
+
+    @Override
+    public void abort() {
+      if (channel != null) {
+        try {
+          channel.close();
+        } catch (IOException e) {
+          // the temporary file is deleted below all the same
+        }
+        channel = null;
+      }
+      if (!completed) {
+        deleteQuietly(temp);
+      }
+    }
+
+    @Override
+    public void close() {
+      if (!completed) {
+        abort();
+      }
+    }
+
+    private void ensureOpen() {
+      if (channel == null) {
+        throw new IllegalStateException("the output of " + path + " is "
+            + (completed ? "complete" : "aborted") + " and takes no more bytes");
+      }
+    }
+  }
+
   @Override
   public List<StoredObject> walk(String prefix) throws IOException {
     String directoryPrefix = StorePath.validatePrefix(prefix);

@@ -68,6 +68,16 @@ public interface ObjectStore extends AutoCloseable {
   void put(String path, byte[] data) throws IOException;
 
   /**
+   * Opens a new object at {@code path} whose bytes arrive in order (a data file); it becomes
+   * visible, complete, when the output's {@link ObjectOutput#complete()} returns, as durable as
+   * {@link #put}, and replaces any object there. The local, S3 and Azure stores stream it
+   * (holding at most one upload part); the default gathers the bytes and {@link #put}s them.
+   */
+  default ObjectOutput newOutput(String path) throws IOException {
+    return new BufferedObjectOutput(this, path);
+  }
+
+  /**
    * Writes an object whose loss in a machine crash is tolerated (the version hint, a .txn file),
    * atomically like {@link #put}; a store may skip making it durable. The default is {@link #put}.
    */

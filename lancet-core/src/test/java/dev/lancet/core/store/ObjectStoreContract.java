@@ -361,6 +361,67 @@ abstract class ObjectStoreContract {
     }
   }
 
+  /** Sizes around the S3 part and Azure block size (8 MiB), and the empty and tiny objects. */
+  static Stream<Integer> streamedSizes() {
+    return Stream.of(0, 17, (8 << 20) - 1, 8 << 20, (8 << 20) + 3, 20 << 20);
+  }
+
+  @ParameterizedTest
+  @MethodSource("streamedSizes")
+  void aStreamedObjectAppearsWholeOnlyWhenComplete(int size) throws Exception {
+    byte[] data = payload(size, size);
+    Random chunks = new Random(size);
+    try (ObjectOutput out = store.newOutput("data/streamed.lance")) {
+      int at = 0;
+      while (at < size) {
+        int n = Math.min(size - at, 1 + chunks.nextInt(3 << 20));
+        if (chunks.nextBoolean()) {
+          out.write(data, at, n);
+        } else {
+          out.write(java.nio.ByteBuffer.wrap(data, at, n).slice());
+        }
+        at += n;
+        assertThat(out.position()).isEqualTo(at);
+      }
+      assertThat(store.exists("data/streamed.lance")).as("visible before complete").isFalse();
+      assertThat(store.list("data/")).isEmpty();
+      out.complete();
+      assertThatThrownBy(() -> out.write(new byte[1], 0, 1))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("complete");
+    }
+    assertThat(store.size("data/streamed.lance")).isEqualTo(size);
+    assertThat(store.get("data/streamed.lance")).isEqualTo(data);
+    assertThat(store.list("data/")).containsExactly(new ObjectInfo("data/streamed.lance", size));
+  }
+
+  @Test
+  void anAbortedOrUnfinishedStreamLeavesNothingVisible() throws Exception {
+    byte[] data = payload(9, (8 << 20) + 5);
+    try (ObjectOutput out = store.newOutput("data/aborted.lance")) {
+      out.write(data, 0, data.length);
+      out.abort();
+      assertThatThrownBy(() -> out.write(new byte[1], 0, 1))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("aborted");
+    }
+    try (ObjectOutput out = store.newOutput("data/unfinished.lance")) {
+      out.write(data, 0, 100);
+    }
+    assertThat(store.exists("data/aborted.lance")).isFalse();
+    assertThat(store.exists("data/unfinished.lance")).isFalse();
+    assertThat(store.list("data/")).isEmpty();
+  }
+
+  @Test
+  void aStreamedObjectReplacesAnOldOne() throws Exception {
+    store.put("data/x", bytes("old"));
+    try (ObjectOutput out = store.newOutput("data/x")) {
+      out.write(bytes("new!"), 0, 4);
+      assertThat(store.get("data/x")).isEqualTo(bytes("old"));
+      out.complete();
+    }
+    assertThat(store.get("data/x")).isEqualTo(bytes("new!"));
+  }
+
   private static Throwable catchIo(ThrowingCallable call) {
     try {
       call.call();

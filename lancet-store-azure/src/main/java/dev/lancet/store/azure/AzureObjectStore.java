@@ -16,6 +16,7 @@ import com.azure.storage.blob.models.ParallelTransferOptions;
 import com.azure.storage.blob.options.BlobInputStreamOptions;
 import com.azure.storage.blob.options.BlobParallelUploadOptions;
 import com.azure.storage.blob.specialized.BlobInputStream;
+import com.azure.storage.blob.specialized.BlockBlobClient;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
@@ -23,6 +24,7 @@ import dev.lancet.core.store.AlreadyExistsException;
 import dev.lancet.core.store.Listing;
 import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectInfo;
+import dev.lancet.core.store.ObjectOutput;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.ObjectTooLargeException;
 import dev.lancet.core.store.Ranges;
@@ -38,6 +40,7 @@ import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -263,6 +266,112 @@ public final class AzureObjectStore implements ObjectStore {
         }
         throw new IOException("Azure conditional Put Blob " + path + " at " + accountUrl + " failed ("
             + e.getMessage() + "); whether the blob was written is unknown", e);
+      }
+    }
+  }
+
+  /**
+   * Streams the blob in blocks of {@link Settings#blockSize} bytes: a blob that fits in one block
+   * is one Put Blob on completion; a larger one stages its blocks as they fill and Put Block
+   * List publishes them. An abort stages nothing more: uncommitted blocks are invisible and the
+   * service drops them. Holds one block in memory.
+   */
+  @Override
+  public ObjectOutput newOutput(String path) {
+    StorePath.validate(path);
+    ensureOpen("streamed write of", path);
+    return new AzureOutput(path);
+  }
+
+  private final class AzureOutput implements ObjectOutput {
+    private final String path;
+    private final BlockBlobClient blob;
+    private final String uploadTag = java.util.UUID.randomUUID().toString();
+    private byte[] block = new byte[Math.toIntExact(settings.blockSize())];
+    private int filled;
+    private long position;
+    private final List<String> blockIds = new ArrayList<>();
+    private boolean completed;
+
+    AzureOutput(String path) {
+      this.path = path;
+      this.blob = container.getBlobClient(location.blobName(path)).getBlockBlobClient();
+    }
+
+    @Override
+    public void write(java.nio.ByteBuffer bytes) throws IOException {
+      ensureWritable();
+      while (bytes.hasRemaining()) {
+        int n = Math.min(bytes.remaining(), block.length - filled);
+        bytes.get(block, filled, n);
+        filled += n;
+        position += n;
+        if (filled == block.length) {
+          stageBlock();
+        }
+      }
+    }
+
+    @Override
+    public long position() {
+      return position;
+    }
+
+    private void stageBlock() throws IOException {
+      // Block ids of one blob must have equal lengths: the upload's tag and a fixed-width number.
+      String id = java.util.Base64.getEncoder().encodeToString(
+          String.format("%s-%08d", uploadTag, blockIds.size()).getBytes(StandardCharsets.UTF_8));
+      BinaryData body = BinaryData.fromBytes(java.util.Arrays.copyOf(block, filled));
+      try {
+        AzureObjectStore.this.write(path, () -> {
+          blob.stageBlock(id, body);
+          return null;
+        });
+      } catch (IOException | RuntimeException e) {
+        abort();
+        throw e;
+      }
+      blockIds.add(id);
+      filled = 0;
+    }
+
+    @Override
+    public void complete() throws IOException {
+      ensureWritable();
+      try {
+        if (blockIds.isEmpty()) {
+          BinaryData body = BinaryData.fromBytes(java.util.Arrays.copyOf(block, filled));
+          AzureObjectStore.this.write(path, () -> blob.upload(body, true));
+        } else {
+          if (filled > 0) {
+            stageBlock();
+          }
+          AzureObjectStore.this.write(path, () -> blob.commitBlockList(blockIds, true));
+        }
+      } catch (IOException | RuntimeException e) {
+        abort();
+        throw e;
+      }
+      completed = true;
+      block = null;
+    }
+
+    @Override
+    public void abort() {
+      block = null;
+    }
+
+    @Override
+    public void close() {
+      if (!completed) {
+        abort();
+      }
+    }
+
+    private void ensureWritable() {
+      if (block == null) {
+        throw new IllegalStateException("the output of " + path + " is "
+            + (completed ? "complete" : "aborted") + " and takes no more bytes");
       }
     }
   }

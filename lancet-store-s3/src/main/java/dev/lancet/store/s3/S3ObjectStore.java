@@ -4,6 +4,7 @@ import dev.lancet.core.store.AlreadyExistsException;
 import dev.lancet.core.store.Listing;
 import dev.lancet.core.store.NotFoundException;
 import dev.lancet.core.store.ObjectInfo;
+import dev.lancet.core.store.ObjectOutput;
 import dev.lancet.core.store.ObjectTooLargeException;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.Ranges;
@@ -15,6 +16,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -425,6 +427,127 @@ public final class S3ObjectStore implements ObjectStore {
         } catch (RuntimeException e) {
           LOG.debug("could not abort multipart upload {} of {}: {}", uploadId, key, e.getMessage());
         }
+      }
+    }
+  }
+
+  /**
+   * Streams the object in parts of {@link Settings#partSize} bytes: an object that fits in one
+   * part is one PutObject on completion; a larger one is a multipart upload whose parts go up
+   * as they fill and which CompleteMultipartUpload publishes (an abort aborts the upload).
+   * Holds one part in memory.
+   */
+  @Override
+  public ObjectOutput newOutput(String path) {
+    StorePath.validate(path);
+    ensureOpen("streamed write of", path);
+    return new S3Output(path);
+  }
+
+  private final class S3Output implements ObjectOutput {
+    private final String path;
+    private final String key;
+    private byte[] part = new byte[settings.partSize()];
+    private int filled;
+    private long position;
+    private String uploadId;
+    private final List<CompletedPart> parts = new ArrayList<>();
+    private boolean completed;
+
+    S3Output(String path) {
+      this.path = path;
+      this.key = location.key(path);
+    }
+
+    @Override
+    public void write(ByteBuffer bytes) throws IOException {
+      ensureWritable();
+      while (bytes.hasRemaining()) {
+        int n = Math.min(bytes.remaining(), part.length - filled);
+        bytes.get(part, filled, n);
+        filled += n;
+        position += n;
+        if (filled == part.length) {
+          uploadPart();
+        }
+      }
+    }
+
+    @Override
+    public long position() {
+      return position;
+    }
+
+    private void uploadPart() throws IOException {
+      try {
+        if (uploadId == null) {
+          uploadId = S3ObjectStore.this.write("create multipart upload for", path,
+              () -> client.createMultipartUpload(r -> r.bucket(location.bucket()).key(key))
+                  .uploadId());
+        }
+        int number = parts.size() + 1;
+        RequestBody body = RequestBody.fromBytes(java.util.Arrays.copyOf(part, filled));
+        String etag = S3ObjectStore.this.write("upload part " + number + " of", path,
+            () -> client.uploadPart(r -> r.bucket(location.bucket()).key(key).uploadId(uploadId)
+                .partNumber(number), body).eTag());
+        parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+        filled = 0;
+      } catch (IOException | RuntimeException e) {
+        abort();
+        throw e;
+      }
+    }
+
+    @Override
+    public void complete() throws IOException {
+      ensureWritable();
+      try {
+        if (uploadId == null) {
+          RequestBody body = RequestBody.fromBytes(java.util.Arrays.copyOf(part, filled));
+          S3ObjectStore.this.write("PUT", path, () -> client.putObject(
+              r -> r.bucket(location.bucket()).key(key), body));
+        } else {
+          if (filled > 0) {
+            uploadPart();
+          }
+          CompletedMultipartUpload upload = CompletedMultipartUpload.builder().parts(parts).build();
+          S3ObjectStore.this.write("complete multipart upload of", path,
+              () -> client.completeMultipartUpload(r -> r.bucket(location.bucket()).key(key)
+                  .uploadId(uploadId).multipartUpload(upload)));
+        }
+      } catch (IOException | RuntimeException e) {
+        abort();
+        throw e;
+      }
+      completed = true;
+      part = null;
+    }
+
+    @Override
+    public void abort() {
+      part = null;
+      if (uploadId != null && !completed) {
+        String id = uploadId;
+        uploadId = null;
+        try {
+          client.abortMultipartUpload(r -> r.bucket(location.bucket()).key(key).uploadId(id));
+        } catch (RuntimeException e) {
+          LOG.debug("could not abort multipart upload {} of {}: {}", id, key, e.getMessage());
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      if (!completed) {
+        abort();
+      }
+    }
+
+    private void ensureWritable() {
+      if (part == null) {
+        throw new IllegalStateException("the output of " + path + " is "
+            + (completed ? "complete" : "aborted") + " and takes no more bytes");
       }
     }
   }
