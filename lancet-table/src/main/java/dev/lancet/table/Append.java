@@ -32,22 +32,28 @@ public final class Append extends WriteBuilder<Append> {
    */
   public CommitInfo commit() {
     try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
-      Snapshot read = latest.get();
-      StreamWrite.Written written = StreamWrite.write(ctx, requireData("an append"),
-          read.manifest().schema(), LanceTable.storageVersionOf(read.manifest()), maxRowsPerFile,
-          maxBytesPerFile, onProgress);
-      if (written.files().isEmpty()) {
-        return new CommitInfo(read.version(), "", 0, 0, 0);
-      }
-      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
-      txn.step("append " + written.rows() + " rows", s -> {
-        for (int i = 0; i < written.files().size(); i++) {
-          s.addFragment(i, written.files().get(i).physicalRows());
-          s.addDataFile(Ref.local(i), written.dataFile(i), committed(written.files().get(i).fieldIds()));
-        }
-      });
-      return publish(ctx, txn, written, onAttempt, maxRetries);
+      return write();
+    } finally {
+      closeOwnedData();
     }
+  }
+
+  private CommitInfo write() {
+    Snapshot read = latest.get();
+    StreamWrite.Written written = StreamWrite.write(ctx, requireData("an append"),
+        read.manifest().schema(), LanceTable.storageVersionOf(read.manifest()), maxRowsPerFile,
+        maxBytesPerFile, onProgress);
+    if (written.files().isEmpty()) {
+      return new CommitInfo(read.version(), "", 0, 0, 0);
+    }
+    TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
+    txn.step("append " + written.rows() + " rows", s -> {
+      for (int i = 0; i < written.files().size(); i++) {
+        s.addFragment(i, written.files().get(i).physicalRows());
+        s.addDataFile(Ref.local(i), written.dataFile(i), committed(written.files().get(i).fieldIds()));
+      }
+    });
+    return publish(ctx, txn, written, onAttempt, maxRetries);
   }
 
   static CommitInfo publish(TableContext ctx, TransactionBuilder txn, StreamWrite.Written written,

@@ -16,10 +16,12 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
@@ -109,6 +111,25 @@ public final class LanceTable implements AutoCloseable {
     }
     Schema lance = TableSchemas.toLance(schema, 0, Optional.of(data));
     return create(uri, lance, Optional.of(data), options);
+  }
+
+  /**
+   * Creates a table (version 1) holding the rows of in-memory batches, all of one schema (the
+   * table's): written without copying them, one batch at a time as the iterable yields them.
+   * The caller keeps and closes its roots.
+   */
+  public static LanceTable create(String uri, Iterable<? extends VectorSchemaRoot> batches,
+      CreateOptions options) {
+    try (RootsReader reader = RootsReader.of(batches)) {
+      return create(uri, reader, options);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Creates a table (version 1) holding the rows of one in-memory batch. */
+  public static LanceTable create(String uri, VectorSchemaRoot batch, CreateOptions options) {
+    return create(uri, List.of(Objects.requireNonNull(batch, "batch")), options);
   }
 
   private static LanceTable create(String uri, Schema lance, Optional<ArrowReader> data,
@@ -226,6 +247,16 @@ public final class LanceTable implements AutoCloseable {
     return newAppend().from(data).commit();
   }
 
+  /** Appends the rows of in-memory batches (see {@link WriteBuilder#from(Iterable)}). */
+  public CommitInfo append(Iterable<? extends VectorSchemaRoot> batches) {
+    return newAppend().from(batches).commit();
+  }
+
+  /** Appends the rows of one in-memory batch. */
+  public CommitInfo append(VectorSchemaRoot batch) {
+    return newAppend().from(batch).commit();
+  }
+
   /** Replaces the table's content and schema with the batches of a reader. */
   public Overwrite newOverwrite() {
     return new Overwrite(ctx, this::latest);
@@ -234,6 +265,16 @@ public final class LanceTable implements AutoCloseable {
   /** Shorthand for {@code newOverwrite().from(data).commit()}. */
   public CommitInfo overwrite(ArrowReader data) {
     return newOverwrite().from(data).commit();
+  }
+
+  /** Replaces the table's content and schema with the rows of in-memory batches. */
+  public CommitInfo overwrite(Iterable<? extends VectorSchemaRoot> batches) {
+    return newOverwrite().from(batches).commit();
+  }
+
+  /** Replaces the table's content and schema with the rows of one in-memory batch. */
+  public CommitInfo overwrite(VectorSchemaRoot batch) {
+    return newOverwrite().from(batch).commit();
   }
 
   // ---- engines: writes spread over workers -------------------------------------------------

@@ -73,6 +73,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
   private WhenNotMatchedBySource bySource = WhenNotMatchedBySource.KEEP;
   private Optional<String> bySourceFilter = Optional.empty();
   private Optional<ArrowReader> source = Optional.empty();
+  private boolean ownsSource;
   private long maxRowsPerFile = CreateOptions.DEFAULT_MAX_ROWS_PER_FILE;
   private int exactKeyThreshold = KeyFilterBuilder.DEFAULT_EXACT_THRESHOLD;
 
@@ -92,10 +93,29 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
     return this;
   }
 
-  /** The source rows (the table's columns); read once, when the statement first plans. */
+  /**
+   * The source rows (the table's columns); read once, when the statement first plans. The
+   * caller closes the reader.
+   */
   public MergeInsert from(ArrowReader reader) {
     this.source = Optional.of(Objects.requireNonNull(reader, "reader"));
+    this.ownsSource = false;
     return this;
+  }
+
+  /**
+   * The source rows from in-memory batches, all of one schema (not copied until the statement
+   * plans; the caller keeps and closes its roots).
+   */
+  public MergeInsert from(Iterable<? extends VectorSchemaRoot> batches) {
+    this.source = Optional.of(RootsReader.of(batches));
+    this.ownsSource = true;
+    return this;
+  }
+
+  /** The source rows from one in-memory batch. */
+  public MergeInsert from(VectorSchemaRoot batch) {
+    return from(List.of(Objects.requireNonNull(batch, "batch")));
   }
 
   /** Matched target rows take the source row's values. */
@@ -201,7 +221,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
   MergeStatement statement() {
     ArrowReader reader = source.orElseThrow(() ->
         new InvalidInputException("a merge insert needs source rows: call from(reader)"));
-    return new MergeStatement(this, reader);
+    return new MergeStatement(this, reader, ownsSource);
   }
 
   /** The statement, for transactions. Holds the source rows until closed. */
@@ -218,9 +238,12 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
      */
     private java.util.Map<Long, Remembered> remembered = new java.util.HashMap<>();
 
-    MergeStatement(MergeInsert spec, ArrowReader reader) {
+    private final boolean ownsReader;
+
+    MergeStatement(MergeInsert spec, ArrowReader reader, boolean ownsReader) {
       this.spec = spec;
       this.reader = reader;
+      this.ownsReader = ownsReader;
     }
 
     @Override
@@ -657,6 +680,13 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       remembered = new java.util.HashMap<>();
       batches.forEach(VectorSchemaRoot::close);
       batches.clear();
+      if (ownsReader) {
+        try {
+          reader.close();
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
     }
   }
 }

@@ -35,25 +35,31 @@ public final class Overwrite extends WriteBuilder<Overwrite> {
 
   public CommitInfo commit() {
     try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
-      ArrowReader reader = requireData("an overwrite");
-      Snapshot read = latest.get();
-      org.apache.arrow.vector.types.pojo.Schema arrow;
-      try {
-        arrow = reader.getVectorSchemaRoot().getSchema();
-      } catch (IOException e) {
-        throw new UncheckedIOException("reading the schema of the overwrite's data", e);
-      }
-      // Provisional ids 0..n-1 are the AddField tokens; the kernel mints the real ids.
-      Schema provisional = TableSchemas.toLance(arrow, 0, Optional.of(reader));
-      String version = LanceTable.storageVersionOf(read.manifest());
-      StorageChecks.check(provisional, version);
-      StreamWrite.Written written = StreamWrite.write(ctx, reader, provisional, version,
-          maxRowsPerFile, maxBytesPerFile, onProgress);
-      TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
-      txn.step("overwrite with " + written.rows() + " rows",
-          s -> replaceWith(s, provisional, written.files()));
-      return Append.publish(ctx, txn, written, onAttempt, maxRetries);
+      return write();
+    } finally {
+      closeOwnedData();
     }
+  }
+
+  private CommitInfo write() {
+    ArrowReader reader = requireData("an overwrite");
+    Snapshot read = latest.get();
+    org.apache.arrow.vector.types.pojo.Schema arrow;
+    try {
+      arrow = reader.getVectorSchemaRoot().getSchema();
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the schema of the overwrite's data", e);
+    }
+    // Provisional ids 0..n-1 are the AddField tokens; the kernel mints the real ids.
+    Schema provisional = TableSchemas.toLance(arrow, 0, Optional.of(reader));
+    String version = LanceTable.storageVersionOf(read.manifest());
+    StorageChecks.check(provisional, version);
+    StreamWrite.Written written = StreamWrite.write(ctx, reader, provisional, version,
+        maxRowsPerFile, maxBytesPerFile, onProgress);
+    TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
+    txn.step("overwrite with " + written.rows() + " rows",
+        s -> replaceWith(s, provisional, written.files()));
+    return Append.publish(ctx, txn, written, onAttempt, maxRetries);
   }
 
   /**

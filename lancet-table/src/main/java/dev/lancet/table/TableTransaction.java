@@ -68,6 +68,19 @@ public final class TableTransaction {
     return this;
   }
 
+  /** Appends the rows of in-memory batches (not copied; the caller keeps and closes them). */
+  public TableTransaction append(Iterable<? extends VectorSchemaRoot> batches) {
+    RootsReader reader = RootsReader.of(batches);
+    owned.add(reader);
+    statements.add(new AppendStatement(reader));
+    return this;
+  }
+
+  /** Appends the rows of one in-memory batch. */
+  public TableTransaction append(VectorSchemaRoot batch) {
+    return append(List.of(Objects.requireNonNull(batch, "batch")));
+  }
+
   /** Deletes the rows {@code filter} selects. */
   public TableTransaction delete(String filter) {
     statements.add(new Delete.DeleteStatement(Sql.parseFilter(filter, "WHERE"),

@@ -1,11 +1,13 @@
 package dev.lancet.table;
 
 import dev.lancet.core.version.Snapshot;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
@@ -16,6 +18,8 @@ abstract class WriteBuilder<B extends WriteBuilder<B>> {
   final TableContext ctx;
   final Supplier<Snapshot> latest;
   Optional<ArrowReader> data = Optional.empty();
+  /** Whether {@link #data} was made here from the caller's roots (and is closed here). */
+  private boolean ownsData;
   long maxRowsPerFile = CreateOptions.DEFAULT_MAX_ROWS_PER_FILE;
   long maxBytesPerFile = CreateOptions.DEFAULT_MAX_BYTES_PER_FILE;
   int maxRetries = 20;
@@ -29,10 +33,28 @@ abstract class WriteBuilder<B extends WriteBuilder<B>> {
 
   abstract B self();
 
-  /** The batches to write; streamed, one batch at a time. */
+  /** The batches to write; streamed, one batch at a time. The caller closes the reader. */
   public B from(ArrowReader reader) {
+    closeOwnedData();
     this.data = Optional.of(Objects.requireNonNull(reader, "reader"));
     return self();
+  }
+
+  /**
+   * The rows of in-memory batches, all of one schema: written without copying them, one batch
+   * at a time as the iterable yields them. The caller keeps and closes its roots.
+   */
+  public B from(Iterable<? extends VectorSchemaRoot> batches) {
+    RootsReader reader = RootsReader.of(batches);
+    closeOwnedData();
+    this.data = Optional.of(reader);
+    this.ownsData = true;
+    return self();
+  }
+
+  /** The rows of one in-memory batch (see {@link #from(Iterable)}). */
+  public B from(VectorSchemaRoot batch) {
+    return from(List.of(Objects.requireNonNull(batch, "batch")));
   }
 
   /** The most rows one data file (one new fragment) holds; default 1,048,576. */
@@ -66,6 +88,18 @@ abstract class WriteBuilder<B extends WriteBuilder<B>> {
   public B onProgress(LongConsumer rowsWritten) {
     this.onProgress = Objects.requireNonNull(rowsWritten, "rowsWritten");
     return self();
+  }
+
+  /** Closes the reader {@link #from(Iterable)} made, if any (the caller's roots stay open). */
+  void closeOwnedData() {
+    if (ownsData) {
+      ownsData = false;
+      try {
+        data.orElseThrow().close();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
   }
 
   ArrowReader requireData(String what) {
