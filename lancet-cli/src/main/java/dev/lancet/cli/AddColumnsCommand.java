@@ -25,8 +25,9 @@ import picocli.CommandLine.Spec;
 /** {@code lancet add-columns}: new columns, all-null or from a file aligned with the table. */
 @Command(name = "add-columns",
     description = {"Add columns: all-null (--null NAME:TYPE, TYPE a Lance type such as int64, "
-        + "string, fixed_size_list:float:128), or from an Arrow IPC or CSV file with one row per "
-        + "live row of the table in scan order (--from FILE).",
+        + "string, fixed_size_list:float:128), computed by SQL expressions of existing columns "
+        + "(--sql NAME=EXPR, e.g. --sql pct='score * 100'), or from an Arrow IPC or CSV file with "
+        + "one row per live row of the table in scan order (--from FILE).",
         "Exit codes: 0 committed, 2 invalid input, 3 retryable conflict, 4 incompatible, "
             + "5 commit state unknown."})
 public final class AddColumnsCommand implements Callable<Integer> {
@@ -46,6 +47,10 @@ public final class AddColumnsCommand implements Callable<Integer> {
 
     @Option(names = "--null", paramLabel = "NAME:TYPE", description = "An all-null column (repeatable).")
     List<String> nulls;
+
+    @Option(names = "--sql", paramLabel = "NAME=EXPR", description = "A column computed by a SQL "
+        + "expression of existing columns, the same as update's SET values (repeatable).")
+    List<String> sql;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "1")
@@ -72,6 +77,13 @@ public final class AddColumnsCommand implements Callable<Integer> {
           fields.add(TypeSpecs.field(spec.substring(0, colon), spec.substring(colon + 1), true));
         }
         info = table.addColumns().nulls(fields.toArray(Field[]::new)).commit();
+      } else if (source.sql != null) {
+        AddColumns add = table.addColumns();
+        for (String s : source.sql) {
+          String[] pair = TypeSpecs.pair(s, "--sql");
+          add.sql(pair[0], pair[1]);
+        }
+        info = add.commit();
       } else {
         try (ArrowReader reader = InputFiles.open(source.from, Optional.ofNullable(inputFormat)
             .map(InputFiles::parseFormat), Optional.empty(), alloc)) {

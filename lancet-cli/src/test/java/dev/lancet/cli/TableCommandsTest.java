@@ -37,6 +37,23 @@ class TableCommandsTest {
   }
 
   @Test
+  void addColumnsComputedBySql() throws Exception {
+    String t = tmp.resolve("sql").toString();
+    Path rows = csv("s.csv", "id,score\n1,1.5\n2,\n3,0.25\n");
+    assertThat(Cli.run("create", t, "--from", rows.toString()).exitCode()).isZero();
+    Cli.Result added = Cli.run("add-columns", t, "--sql", "pct=score * 100", "--sql",
+        "next=id + 1", "--json");
+    assertThat(added.exitCode()).as(added.err()).isZero();
+    JsonNode out = JSON.readTree(Cli.run("scan", t, "--format", "json").out());
+    assertThat(out.get(0).get("pct").asDouble()).isEqualTo(150.0);
+    assertThat(out.get(1).get("pct").isNull()).isTrue();
+    assertThat(out.get(2).get("next").asLong()).isEqualTo(4);
+    Cli.Result bad = Cli.run("add-columns", t, "--sql", "x=missing * 2");
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err()).contains("missing");
+  }
+
+  @Test
   void createAppendScanAndEvolveFromCsv() throws Exception {
     String t = tmp.resolve("t").toString();
     Path first = csv("a.csv", "id,name,score\n1,ann,1.5\n2,bob,\n3,\"c, d\",3.25\n");

@@ -25,12 +25,14 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import dev.lancet.table.expr.BoundValueExpression;
+import dev.lancet.table.expr.ExpressionException;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
- * Adds top-level columns, in one of three ways:
+ * Adds top-level columns, in one of four ways:
  *
  * <ul>
  *   <li>{@link #nulls}: all-null columns, a change of schema only (no data is written; every
@@ -55,6 +57,8 @@ public final class AddColumns {
   private Optional<ColumnFunction> function = Optional.empty();
   private Optional<ArrowReader> aligned = Optional.empty();
   private boolean allNull;
+  /** New column name → SQL expression, in order ({@link #sql}). */
+  private final Map<String, String> sqlColumns = new LinkedHashMap<>();
   private int maxRetries = 20;
   private Consumer<Attempt> onAttempt = a -> { };
   private int batchSize = Scan.DEFAULT_BATCH_SIZE;
@@ -79,6 +83,24 @@ public final class AddColumns {
     this.columns = Optional.of(newColumns);
     this.inputs = Optional.of(List.copyOf(inputs));
     this.function = Optional.of(Objects.requireNonNull(fn, "fn"));
+    return this;
+  }
+
+  /**
+   * A column {@code name} computed by the SQL {@code expression} of the existing columns for
+   * every row (the same expressions as {@code update().set(...)}: {@code "score * 100"},
+   * {@code "upper(name)"}, {@code "CAST(id AS double) / 2"}); the column's type is the
+   * expression's, nullable unless the expression cannot give null (lance-core's rule). Call it again for more columns, all added in one commit.
+   */
+  public AddColumns sql(String name, String expression) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(expression, "expression");
+    if (columns.isPresent() || aligned.isPresent()) {
+      throw new InvalidInputException("an addColumns takes one of nulls, computed, sql or from");
+    }
+    if (sqlColumns.put(name, expression) != null) {
+      throw new InvalidInputException("column '" + name + "' is given twice; give it once");
+    }
     return this;
   }
 
@@ -109,20 +131,66 @@ public final class AddColumns {
   }
 
   private void mode() {
-    if (columns.isPresent() || aligned.isPresent()) {
-      throw new InvalidInputException("an addColumns takes one of nulls, computed or from");
+    if (columns.isPresent() || aligned.isPresent() || !sqlColumns.isEmpty()) {
+      throw new InvalidInputException("an addColumns takes one of nulls, computed, sql or from");
     }
+  }
+
+  /**
+   * The {@link #sql} columns as a computed addition: each expression bound to the table's
+   * columns at the version read, the inputs the columns they name.
+   */
+  private void bindSql(Schema schema) {
+    org.apache.arrow.vector.types.pojo.Schema arrow = TableSchemas.toArrow(schema);
+    List<org.apache.arrow.vector.types.pojo.Field> out = new ArrayList<>();
+    List<BoundValueExpression> bound = new ArrayList<>();
+    java.util.Set<String> reads = new java.util.LinkedHashSet<>();
+    for (Map.Entry<String, String> e : sqlColumns.entrySet()) {
+      BoundValueExpression b = Sql.value(e.getValue(), arrow, e.getKey());
+      if (b.type().getTypeID() == org.apache.arrow.vector.types.pojo.ArrowType.ArrowTypeID.Null) {
+        throw new InvalidInputException("column '" + e.getKey() + "' = '" + e.getValue()
+            + "' has no type (a bare NULL): CAST it, as in CAST(NULL AS bigint)");
+      }
+      out.add(new org.apache.arrow.vector.types.pojo.Field(e.getKey(),
+          new org.apache.arrow.vector.types.pojo.FieldType(b.nullable(), b.type(), null), null));
+      bound.add(b);
+      reads.addAll(b.columns());
+    }
+    if (reads.isEmpty()) {
+      reads.add(arrow.getFields().get(0).getName()); // a constant still needs each row
+    }
+    List<org.apache.arrow.vector.types.pojo.Field> fields = List.copyOf(out);
+    this.columns = Optional.of(new org.apache.arrow.vector.types.pojo.Schema(fields));
+    this.inputs = Optional.of(List.copyOf(reads));
+    this.function = Optional.of((input, allocator) -> {
+      List<FieldVector> vectors = new ArrayList<>();
+      try {
+        for (int i = 0; i < bound.size(); i++) {
+          vectors.add(bound.get(i).evaluate(input, null, allocator, fields.get(i).getName()));
+        }
+      } catch (ExpressionException e) {
+        vectors.forEach(FieldVector::close);
+        throw new InvalidInputException("addColumns().sql: " + e.getMessage(), e);
+      } catch (RuntimeException e) {
+        vectors.forEach(FieldVector::close);
+        throw e;
+      }
+      return new VectorSchemaRoot(vectors);
+    });
   }
 
   public CommitInfo commit() {
     try (InFlightWrites.Write inFlight = InFlightWrites.begin(ctx.store())) {
       Snapshot read = latest.get();
       Schema schema = read.manifest().schema();
+      if (!sqlColumns.isEmpty()) {
+        bindSql(schema);
+      }
       org.apache.arrow.vector.types.pojo.Schema arrow;
       try {
         arrow = aligned.isPresent() ? aligned.get().getVectorSchemaRoot().getSchema()
             : columns.orElseThrow(() -> new InvalidInputException(
-                "addColumns needs columns: call nulls, computed or from"));
+                "addColumns needs columns: call nulls, computed, sql or from"));
       } catch (IOException e) {
         throw new UncheckedIOException("reading the schema of the new columns", e);
       }

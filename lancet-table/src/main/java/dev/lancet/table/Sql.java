@@ -46,6 +46,16 @@ final class Sql {
     }
   }
 
+  /** {@code sql} bound as the value of a new column {@code column} (its type the value's). */
+  static BoundValueExpression value(String sql, Schema schema, String column) {
+    String clause = "addColumns().sql(\"" + column + "\", ...)";
+    try {
+      return ValueExpression.parse(sql).bind(schema);
+    } catch (ExpressionException e) {
+      throw invalid(clause, sql, e);
+    }
+  }
+
   private static InvalidInputException invalid(String clause, String sql, ExpressionException e) {
     return new InvalidInputException(clause + " '" + sql + "': " + e.getMessage(), e);
   }

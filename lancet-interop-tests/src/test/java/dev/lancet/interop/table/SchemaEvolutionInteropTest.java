@@ -162,6 +162,38 @@ class SchemaEvolutionInteropTest {
   }
 
   @Test
+  void sqlColumnsMatchLanceCoresSqlExpressions() throws Exception {
+    for (boolean stable : List.of(false, true)) {
+      Path[] t = twins("sql-" + stable, "2.1", stable);
+      LanceDatasets.withDataset(t[0], Optional.empty(), ds -> {
+        ds.addColumns(new org.lance.schema.SqlExpressions.Builder()
+            .withExpression("pct", "score * 100")
+            .withExpression("twice", "id * 2 + 1")
+            .withExpression("shout", "upper(name)").build(), Optional.empty());
+        return null;
+      });
+      try (LanceTable table = LanceTable.open(t[1].toString())) {
+        table.addColumns().sql("pct", "score * 100").sql("twice", "id * 2 + 1")
+            .sql("shout", "upper(name)").commit();
+      }
+      assertSameEvolution(t[0], t[1]);
+    }
+  }
+
+  @Test
+  void aBadSqlColumnNamesTheColumnAndCommitsNothing() throws Exception {
+    Path dir = twins("sql-bad", "2.1", false)[1];
+    try (LanceTable table = LanceTable.open(dir.toString())) {
+      assertThatThrownBy(() -> table.addColumns().sql("x", "nope + 1").commit())
+          .isInstanceOf(InvalidInputException.class).hasMessageContaining("sql(\"x\"")
+          .hasMessageContaining("nope");
+      assertThatThrownBy(() -> table.addColumns().sql("y", "NULL").commit())
+          .isInstanceOf(InvalidInputException.class).hasMessageContaining("CAST");
+      assertThat(table.version()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void computedAndAlignedColumnsReadBackInBothReaders() throws Exception {
     Path dir = twins("computed", "2.1", true)[1];
     try (BufferAllocator alloc = new RootAllocator();

@@ -35,6 +35,11 @@ public final class BoundValueExpression {
     return bound.type();
   }
 
+  /** Whether a row's value can be null (as DataFusion, and so lance-core, derives it). */
+  public boolean nullable() {
+    return Nullability.of(bound, schema);
+  }
+
   /** The top-level columns the expression reads. */
   public Set<String> columns() {
     Set<String> out = new TreeSet<>();
