@@ -34,6 +34,11 @@ final class Formats {
     return instant(t.map(i -> i.truncatedTo(java.time.temporal.ChronoUnit.MILLIS)));
   }
 
+  /** Like {@link #instant} but to the second, for tables people scan. */
+  static String instantSeconds(Optional<Instant> t) {
+    return instant(t.map(i -> i.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
+  }
+
   static String unsigned(long v) {
     return Long.toUnsignedString(v);
   }

@@ -30,9 +30,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "log",
     description = {"List the versions of a table, newest first.",
-        "One row per version: timestamp, operation, read version, transaction uuid, and the "
-            + "steps of composite (Transaction V2) operations. A version that cannot be read "
-            + "shows ? and the error."})
+        "One row per version: when it was committed; the statement that made it (append, "
+            + "delete, merge insert, compaction, ... whatever operation carried it); the tags "
+            + "on it; the start of its transaction's uuid; and a detail: the operation written "
+            + "(Lance's legacy name, or CompositeOperation), what it changed, and 'rebased over "
+            + "vA-vB' when the writer planned it on an older version and it landed after "
+            + "concurrent commits. A version that cannot be read shows ? and the error."})
 public final class LogCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -48,7 +51,7 @@ public final class LogCommand implements Callable<Integer> {
   String location;
 
   @Option(names = "--json", description = "Print a JSON array of objects {version, timestamp, "
-      + "operation, readVersion, uuid, steps, manifestPath, error?}.")
+      + "statement, operation, readVersion, uuid, steps, tags, manifestPath, error?}.")
   boolean json;
 
   @Option(names = {"-n", "--limit"}, paramLabel = "K", description = "Show only the newest K versions.")
@@ -60,7 +63,12 @@ public final class LogCommand implements Callable<Integer> {
       String manifestPath,
       Optional<Instant> timestamp,
       Optional<Transaction> transaction,
-      Optional<String> error) {}
+      Optional<String> error,
+      List<String> tags) {
+    Entry withTags(List<String> names) {
+      return new Entry(version, manifestPath, timestamp, transaction, error, List.copyOf(names));
+    }
+  }
 
   @Override
   public Integer call() {
@@ -91,13 +99,15 @@ public final class LogCommand implements Callable<Integer> {
       snapshot = Snapshot.load(table.store(), v);
     } catch (Exception e) {
       return new Entry(v.version(), v.path(), Optional.empty(), Optional.empty(),
-          Optional.of(errorText(e)));
+          Optional.of(errorText(e)), List.of());
     }
     Optional<Instant> timestamp = snapshot.manifest().timestamp();
     try {
-      return new Entry(v.version(), v.path(), timestamp, snapshot.transaction(), Optional.empty());
+      return new Entry(v.version(), v.path(), timestamp, snapshot.transaction(), Optional.empty(),
+          List.of());
     } catch (Exception e) {
-      return new Entry(v.version(), v.path(), timestamp, Optional.empty(), Optional.of(errorText(e)));
+      return new Entry(v.version(), v.path(), timestamp, Optional.empty(), Optional.of(errorText(e)),
+          List.of());
     }
   }
 
@@ -114,30 +124,56 @@ public final class LogCommand implements Callable<Integer> {
   /** Up to {@code limit} versions, newest first, each read with {@link #read}. */
   private static List<Entry> newestFirst(Table table, int limit) {
     List<VersionEntry> versions = table.versions();
+    java.util.Map<Long, List<String>> tags = new java.util.HashMap<>();
+    try {
+      for (dev.lancet.core.version.Tag tag : dev.lancet.core.version.Tags.list(table.store())) {
+        tags.computeIfAbsent(tag.version(), k -> new ArrayList<>()).add(tag.name());
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // A tag that cannot be read does not hide the history; inspect and tag list report it.
+    }
     List<Entry> entries = new ArrayList<>();
     for (int i = versions.size() - 1; i >= 0 && entries.size() < limit; i--) {
-      entries.add(read(table, versions.get(i)));
+      VersionEntry v = versions.get(i);
+      entries.add(read(table, v).withTags(tags.getOrDefault(v.version(), List.of())));
     }
     return entries;
   }
 
   private static void printTable(PrintWriter out, List<Entry> entries) {
-    TextTable t = TextTable.of(right("VERSION"), left("TIMESTAMP"), left("OPERATION"),
-        right("READ VERSION"), left("UUID"), left("DETAIL").maxWidth(240));
+    TextTable t = TextTable.of(right("VERSION"), left("COMMITTED"), left("STATEMENT"),
+        left("TAGS").maxWidth(20), left("TXN"), left("DETAIL").maxWidth(240));
     for (Entry e : entries) {
-      String timestamp = e.error().isPresent() && e.timestamp().isEmpty() ? "?" : Formats.instantMillis(e.timestamp());
+      String timestamp = e.error().isPresent() && e.timestamp().isEmpty() ? "?" : Formats.instantSeconds(e.timestamp());
+      String tags = e.tags().isEmpty() ? Formats.NONE : String.join(",", e.tags());
       if (e.error().isPresent()) {
-        t.row(Formats.unsigned(e.version()), timestamp, "?", "?", "?", "error: " + e.error().get());
+        t.row(Formats.unsigned(e.version()), timestamp, "?", tags, "?", "error: " + e.error().get());
       } else if (e.transaction().isEmpty()) {
-        t.row(Formats.unsigned(e.version()), timestamp, Formats.NONE, Formats.NONE, Formats.NONE,
+        t.row(Formats.unsigned(e.version()), timestamp, Formats.NONE, tags, Formats.NONE,
             "no transaction recorded");
       } else {
         Transaction txn = e.transaction().get();
-        t.row(Formats.unsigned(e.version()), timestamp, Transactions.operationName(txn),
-            Formats.unsigned(txn.getReadVersion()), Formats.orNone(txn.getUuid()), Transactions.brief(txn));
+        String uuid = txn.getUuid();
+        String detail = Transactions.operationName(txn) + ": " + Transactions.brief(txn)
+            + rebase(txn.getReadVersion(), e.version());
+        t.row(Formats.unsigned(e.version()), timestamp,
+            dev.lancet.core.transaction.StatementName.of(txn, e.version()), tags,
+            uuid.isEmpty() ? Formats.NONE : uuid.substring(0, Math.min(8, uuid.length())), detail);
       }
     }
     t.print(out);
+  }
+
+  /**
+   * "; rebased over vA-vB" when the writer read an older version than the one before its own:
+   * it was planned on {@code read} and landed after the commits in between.
+   */
+  private static String rebase(long read, long version) {
+    if (read == 0 || read >= version - 1) {
+      return "";
+    }
+    return read + 1 == version - 1 ? "; planned on v" + read + ", rebased over v" + (read + 1)
+        : "; planned on v" + read + ", rebased over v" + (read + 1) + "-v" + (version - 1);
   }
 
   private static void printJson(PrintWriter out, List<Entry> entries) {
@@ -148,16 +184,19 @@ public final class LogCommand implements Callable<Integer> {
       o.put("timestamp", e.timestamp().map(Instant::toString).orElse(null));
       if (e.transaction().isPresent()) {
         Transaction txn = e.transaction().get();
+        o.put("statement", dev.lancet.core.transaction.StatementName.of(txn, e.version()));
         o.put("operation", Transactions.operationName(txn));
         o.set("readVersion", CliJson.unsigned(txn.getReadVersion()));
         o.put("uuid", txn.getUuid());
         o.set("steps", CliJson.strings(Transactions.steps(txn)));
       } else {
+        o.putNull("statement");
         o.putNull("operation");
         o.putNull("readVersion");
         o.putNull("uuid");
         o.set("steps", CliJson.array());
       }
+      o.set("tags", CliJson.strings(e.tags()));
       o.put("manifestPath", e.manifestPath());
       e.error().ifPresent(err -> o.put("error", err));
     }

@@ -40,13 +40,7 @@ final class Transactions {
 
   /** The step descriptions of a composite operation, in order; empty for a legacy one. */
   static List<String> steps(Transaction t) {
-    List<String> out = new ArrayList<>();
-    if (t.hasCompositeOperation()) {
-      for (ActionProtos.UserAction step : t.getCompositeOperation().getActionsList()) {
-        out.add(step.getDescription().isEmpty() ? "(no description)" : step.getDescription());
-      }
-    }
-    return out;
+    return dev.lancet.core.transaction.StatementName.steps(t);
   }
 
   /**

@@ -36,23 +36,23 @@ class LogCommandTest {
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(r.err()).isEmpty();
     assertThat(r.outLines().get(0)).matches(
-        "VERSION\\s+TIMESTAMP\\s+OPERATION\\s+READ VERSION\\s+UUID\\s+DETAIL");
+        "VERSION\\s+COMMITTED\\s+STATEMENT\\s+TAGS\\s+TXN\\s+DETAIL");
     List<String> rows = rows(r);
     assertThat(rows).hasSize(7);
-    assertThat(rows.get(0)).matches("\\s*7\\s+2024-05-01T12:07:00Z\\s+\\?\\s+\\?\\s+\\?\\s+error: "
+    assertThat(rows.get(0)).matches("\\s*7\\s+2024-05-01T12:07:00Z\\s+\\?\\s+-\\s+\\?\\s+error: "
         + "_transactions/6-" + TableFixture.uuid(7) + "\\.txn: not a valid Transaction message.*");
-    assertThat(rows.get(1)).matches("\\s*6\\s+2024-05-01T12:06:00Z\\s+\\?\\s+\\?\\s+\\?\\s+error: "
+    assertThat(rows.get(1)).matches("\\s*6\\s+2024-05-01T12:06:00Z\\s+\\?\\s+-\\s+\\?\\s+error: "
         + "_transactions/5-" + TableFixture.uuid(6) + "\\.txn: version 6 names this transaction "
         + "file, but it does not exist");
     assertThat(rows.get(2)).matches("\\s*5\\s+2024-05-01T12:05:00Z\\s+-\\s+-\\s+-\\s+no transaction recorded");
-    assertThat(rows.get(3)).matches("\\s*4\\s+2024-05-01T12:04:00Z\\s+CompositeOperation\\s+3\\s+"
-        + TableFixture.uuid(4) + "\\s+append batch 7; set owner");
-    assertThat(rows.get(4)).matches("\\s*3\\s+2024-05-01T12:03:00Z\\s+Delete\\s+2\\s+"
-        + TableFixture.uuid(3) + "\\s+1 updated, 0 removed fragments; predicate: id < 10");
-    assertThat(rows.get(5)).matches("\\s*2\\s+2024-05-01T12:02:00Z\\s+Append\\s+1\\s+"
-        + TableFixture.uuid(2) + "\\s+1 fragment, 50 rows");
-    assertThat(rows.get(6)).matches("\\s*1\\s+2024-05-01T12:01:00Z\\s+Overwrite\\s+0\\s+"
-        + TableFixture.uuid(1) + "\\s+1 fragment, 100 rows, 5 fields");
+    assertThat(rows.get(3)).matches("\\s*4\\s+2024-05-01T12:04:00Z\\s+composite operation\\s+-\\s+"
+        + TableFixture.uuid(4).substring(0, 8) + "\\s+CompositeOperation: append batch 7; set owner");
+    assertThat(rows.get(4)).matches("\\s*3\\s+2024-05-01T12:03:00Z\\s+delete\\s+-\\s+"
+        + TableFixture.uuid(3).substring(0, 8) + "\\s+Delete: 1 updated, 0 removed fragments; predicate: id < 10");
+    assertThat(rows.get(5)).matches("\\s*2\\s+2024-05-01T12:02:00Z\\s+append\\s+-\\s+"
+        + TableFixture.uuid(2).substring(0, 8) + "\\s+Append: 1 fragment, 50 rows");
+    assertThat(rows.get(6)).matches("\\s*1\\s+2024-05-01T12:01:00Z\\s+create\\s+-\\s+"
+        + TableFixture.uuid(1).substring(0, 8) + "\\s+Overwrite: 1 fragment, 100 rows, 5 fields");
   }
 
   @Test
@@ -87,8 +87,9 @@ class LogCommandTest {
     assertThat(v5.getFieldsMap()).doesNotContainKey("error");
 
     Struct v4 = list.getValues(3).getStructValue();
-    assertThat(v4.getFieldsMap().keySet()).containsExactly(
-        "version", "timestamp", "operation", "readVersion", "uuid", "steps", "manifestPath");
+    assertThat(v4.getFieldsMap().keySet()).containsExactly("version", "timestamp", "statement",
+        "operation", "readVersion", "uuid", "steps", "tags", "manifestPath");
+    assertThat(v4.getFieldsMap().get("statement").getStringValue()).isEqualTo("composite operation");
     assertThat(v4.getFieldsMap().get("version").getNumberValue()).isEqualTo(4);
     assertThat(v4.getFieldsMap().get("timestamp").getStringValue()).isEqualTo("2024-05-01T12:04:00Z");
     assertThat(v4.getFieldsMap().get("operation").getStringValue()).isEqualTo("CompositeOperation");
@@ -112,7 +113,7 @@ class LogCommandTest {
 
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(rows(r)).hasSize(7);
-    assertThat(rows(r).get(4)).matches("\\s*3\\s+\\?\\s+\\?\\s+\\?\\s+\\?\\s+error: _versions/3\\.manifest: .*");
+    assertThat(rows(r).get(4)).matches("\\s*3\\s+\\?\\s+\\?\\s+-\\s+\\?\\s+error: _versions/3\\.manifest: .*");
     assertThat(rows(r).get(3)).contains("CompositeOperation");
   }
 

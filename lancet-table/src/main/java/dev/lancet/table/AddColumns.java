@@ -222,6 +222,7 @@ public final class AddColumns {
       }
       String names = String.join(", ", added.topLevel().stream().map(Field::name).toList());
       TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
+      txn.property(dev.lancet.core.transaction.StatementName.PROPERTY, "add columns");
       boolean stable = read.manifest().usesStableRowIds();
       txn.step("add columns " + names, s -> {
         for (Field f : added.fields()) {

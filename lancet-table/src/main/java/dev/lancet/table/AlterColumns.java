@@ -173,6 +173,7 @@ public final class AlterColumns {
       String version = LanceTable.storageVersionOf(read.manifest());
       Map<Long, WrittenFile> files = casts.isEmpty() ? Map.of() : writeCasts(read, casts, version);
       TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
+      txn.property(dev.lancet.core.transaction.StatementName.PROPERTY, "alter columns");
       boolean stable = read.manifest().usesStableRowIds();
       txn.step("alter columns " + String.join(", ", changes.keySet()), s -> {
         for (Fragment frag : read.manifest().fragments()) {

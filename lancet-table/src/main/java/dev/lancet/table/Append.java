@@ -47,6 +47,7 @@ public final class Append extends WriteBuilder<Append> {
       return new CommitInfo(read.version(), "", 0, 0, 0);
     }
     TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
+    txn.property(dev.lancet.core.transaction.StatementName.PROPERTY, "append");
     txn.step("append " + written.rows() + " rows", s -> {
       for (int i = 0; i < written.files().size(); i++) {
         s.addFragment(i, written.files().get(i).physicalRows());

@@ -97,6 +97,11 @@ public final class Compaction extends StatementBuilder<Compaction> {
     long materialized;
 
     @Override
+    public String kind() {
+      return "compaction";
+    }
+
+    @Override
     public String describe() {
       return "compact to " + targetRowsPerFragment + " rows per fragment";
     }

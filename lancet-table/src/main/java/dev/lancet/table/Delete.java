@@ -56,6 +56,11 @@ public final class Delete extends StatementBuilder<Delete> {
     }
 
     @Override
+    public String kind() {
+      return "delete";
+    }
+
+    @Override
     public String describe() {
       return "delete where " + predicate.sql();
     }

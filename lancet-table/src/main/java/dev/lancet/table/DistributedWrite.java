@@ -310,6 +310,9 @@ public final class DistributedWrite implements AutoCloseable {
       try {
         Map<Long, Optional<DeletionFile>> postImages = deletionPostImages(at, written);
         TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), at);
+        // What the engine did, unless it said so itself.
+        txn.property(dev.lancet.core.transaction.StatementName.PROPERTY, mode == FragmentWriteSpec.Mode.OVERWRITE ? "overwrite"
+            : postImages.isEmpty() ? "append" : files.isEmpty() ? "delete" : "rewrite rows");
         properties.forEach(txn::property);
         String what = description.isEmpty() ? describe(rows) : description;
         txn.step(what, s -> {

@@ -1,8 +1,7 @@
 package dev.lancet.table;
 
 import dev.lancet.core.Table;
-import dev.lancet.core.action.ActionCodec;
-import dev.lancet.core.action.UserStep;
+import dev.lancet.core.transaction.StatementName;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.core.version.VersionEntry;
 import dev.lancet.format.layout.TransactionFile;
@@ -23,23 +22,14 @@ final class History {
       try {
         Snapshot s = Snapshot.load(table.store(), e);
         Optional<TransactionProtos.Transaction> txn = s.transaction();
-        List<String> steps = new ArrayList<>();
-        if (txn.isPresent() && txn.get().hasCompositeOperation()) {
-          for (UserStep step : ActionCodec.decode(txn.get().getCompositeOperation()).steps()) {
-            steps.add(step.description());
-          }
-        } else if (txn.isPresent() && txn.get().containsTransactionProperties(
-            dev.lancet.core.transaction.WriteForm.STEP_PROPERTY)) {
-          // A statement written in legacy form keeps its description here (decision 0023).
-          steps.add(txn.get().getTransactionPropertiesOrThrow(
-              dev.lancet.core.transaction.WriteForm.STEP_PROPERTY));
-        }
+        List<String> steps = txn.map(StatementName::steps).orElse(List.of());
         out.add(new HistoryEntry(e.version(), s.manifest().timestamp(),
+            txn.map(t -> StatementName.of(t, e.version())).orElse("none recorded"),
             txn.map(TransactionFile::operationName).orElse("none recorded"), steps,
             txn.map(TransactionProtos.Transaction::getReadVersion),
             txn.map(TransactionProtos.Transaction::getUuid), tagNames, Optional.empty()));
       } catch (RuntimeException | java.io.IOException ex) {
-        out.add(new HistoryEntry(e.version(), Optional.empty(), "?", List.of(), Optional.empty(),
+        out.add(new HistoryEntry(e.version(), Optional.empty(), "?", "?", List.of(), Optional.empty(),
             Optional.empty(), tagNames, Optional.of(String.valueOf(ex.getMessage()))));
       }
     }

@@ -405,6 +405,7 @@ public final class LanceTable implements AutoCloseable {
     }
     dev.lancet.core.transaction.TransactionBuilder txn =
         new dev.lancet.core.transaction.TransactionBuilder(ctx.store(), ctx.uri(), read);
+    txn.property(dev.lancet.core.transaction.StatementName.PROPERTY, "drop columns");
     txn.step("drop columns " + String.join(", ", paths), s -> {
       for (dev.lancet.format.model.Field f : fields) {
         s.dropField(dev.lancet.core.action.Ref.committed(f.id()));

@@ -247,6 +247,11 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
     }
 
     @Override
+    public String kind() {
+      return "merge insert";
+    }
+
+    @Override
     public String describe() {
       return "merge insert on " + String.join(", ", spec.keys) + " (when matched "
           + spec.whenMatched.name().toLowerCase(java.util.Locale.ROOT)

@@ -57,6 +57,7 @@ public final class Overwrite extends WriteBuilder<Overwrite> {
     StreamWrite.Written written = StreamWrite.write(ctx, reader, provisional, version,
         maxRowsPerFile, maxBytesPerFile, onProgress);
     TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), read);
+    txn.property(dev.lancet.core.transaction.StatementName.PROPERTY, "overwrite");
     txn.step("overwrite with " + written.rows() + " rows",
         s -> replaceWith(s, provisional, written.files()));
     return Append.publish(ctx, txn, written, onAttempt, maxRetries);

@@ -11,6 +11,12 @@ interface Statement {
     }
   }
 
+  /**
+   * What kind of statement this is, in the words the history uses ("delete", "merge insert"):
+   * recorded with the commit ({@link dev.lancet.core.transaction.StatementName}).
+   */
+  String kind();
+
   /** What the statement's step is called in the history. */
   String describe();
 

@@ -65,7 +65,7 @@ final class StatementRunner {
         Statement.Counts counts;
         int files;
         try {
-          TxnPlan.Step step = plan.step(statement.describe());
+          TxnPlan.Step step = plan.step(statement.kind(), statement.describe());
           counts = statement.plan(plan, step);
           files = plan.view().pending().size();
           if (step.isEmpty()) {

@@ -125,6 +125,11 @@ public final class TableTransaction {
     Objects.requireNonNull(value, "value");
     statements.add(new Statement() {
       @Override
+      public String kind() {
+        return "change config";
+      }
+
+      @Override
       public String describe() {
         return "set config " + key;
       }
@@ -178,7 +183,7 @@ public final class TableTransaction {
       CommitResult r;
       try {
         for (Statement s : statements) {
-          TxnPlan.Step step = plan.step(s.describe());
+          TxnPlan.Step step = plan.step(s.kind(), s.describe());
           Statement.Counts c = s.plan(plan, step);
           counts.add(new TransactionResult.StatementCounts(s.describe(), c.deleted(),
               c.updated(), c.inserted()));
@@ -224,6 +229,7 @@ public final class TableTransaction {
     long count = fragments.size();
     long rowCount = rows;
     TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), latest.get());
+    txn.property(dev.lancet.core.transaction.StatementName.PROPERTY, "reserve ids");
     txn.step("reserve ids for a multi-statement transaction", s -> {
       s.action(new ReserveFragmentIds(count));
       if (rowCount > 0) {
@@ -254,6 +260,11 @@ public final class TableTransaction {
 
     AppendStatement(ArrowReader data) {
       this.data = data;
+    }
+
+    @Override
+    public String kind() {
+      return "append";
     }
 
     @Override
@@ -288,6 +299,11 @@ public final class TableTransaction {
 
     AddNullColumns(List<org.apache.arrow.vector.types.pojo.Field> columns) {
       this.columns = List.copyOf(columns);
+    }
+
+    @Override
+    public String kind() {
+      return "add columns";
     }
 
     @Override

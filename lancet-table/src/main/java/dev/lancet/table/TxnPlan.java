@@ -27,10 +27,12 @@ final class TxnPlan {
 
   /** One statement's user step. */
   static final class Step {
+    final String kind;
     final String description;
     private final List<Supplier<List<Action>>> sources = new ArrayList<>();
 
-    Step(String description) {
+    Step(String kind, String description) {
+      this.kind = kind;
       this.description = description;
     }
 
@@ -76,8 +78,8 @@ final class TxnPlan {
     return view;
   }
 
-  Step step(String description) {
-    Step s = new Step(description);
+  Step step(String kind, String description) {
+    Step s = new Step(kind, description);
     steps.add(s);
     return s;
   }
@@ -114,12 +116,17 @@ final class TxnPlan {
 
   TransactionBuilder transaction() {
     TransactionBuilder txn = new TransactionBuilder(ctx.store(), ctx.uri(), view.read());
+    List<String> kinds = new ArrayList<>();
     for (Step s : steps) {
       if (!s.isEmpty()) {
         List<Action> actions = s.actions();
         txn.step(s.description, b -> actions.forEach(b::action));
+        kinds.add(s.kind);
       }
     }
+    // One statement is named as itself; several are a multi-statement transaction.
+    txn.property(dev.lancet.core.transaction.StatementName.PROPERTY,
+        kinds.size() == 1 ? kinds.get(0) : "transaction");
     return txn;
   }
 

@@ -100,6 +100,11 @@ public final class Update extends StatementBuilder<Update> {
     }
 
     @Override
+    public String kind() {
+      return "update";
+    }
+
+    @Override
     public String describe() {
       List<String> s = new ArrayList<>();
       sets.forEach((k, v) -> s.add(k + " = " + v));

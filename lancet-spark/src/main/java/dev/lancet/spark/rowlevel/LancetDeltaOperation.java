@@ -93,7 +93,9 @@ final class LancetDeltaOperation implements SupportsDelta {
     try {
       DistributedWrite w = table.newDistributedWrite(state.version().getAsLong(),
           state.options().createOptions(), keys);
-      return new JobCommit(w, table, "spark " + command + " " + info.queryId());
+      return new JobCommit(w, table, "spark " + command + " " + info.queryId())
+          .statement(command == Command.MERGE ? "merge into"
+              : command.name().toLowerCase(java.util.Locale.ROOT));
     } catch (RuntimeException e) {
       table.close();
       throw e;

@@ -31,6 +31,7 @@ public final class JobCommit implements AutoCloseable {
   private final DistributedWrite write;
   private final AutoCloseable table;
   private final String what;
+  private java.util.Optional<String> statement = java.util.Optional.empty();
   private boolean unknownOutcome;
   private boolean committed;
   private CommitInfo info;
@@ -40,6 +41,12 @@ public final class JobCommit implements AutoCloseable {
     this.write = write;
     this.table = table;
     this.what = what;
+  }
+
+  /** What the table's history calls this job's commit ("delete", "merge into"). */
+  public JobCommit statement(String name) {
+    this.statement = java.util.Optional.of(name);
+    return this;
   }
 
   public DistributedWrite write() {
@@ -91,6 +98,7 @@ public final class JobCommit implements AutoCloseable {
     }
     extra.accept(c);
     c.property("lancet.engine", "spark").property("lancet.spark.job", what);
+    statement.ifPresent(s -> c.property(dev.lancet.core.transaction.StatementName.PROPERTY, s));
     try {
       info = c.commit();
       committed = true;
