@@ -16,6 +16,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * into the root's vectors.
  */
 final class Batches20 extends ArrowReader {
+  private final java.nio.file.Path file;
   private final Schema schema;
   private final List<FieldReader> fields;
   private final List<RowRange> ranges;
@@ -24,9 +25,10 @@ final class Batches20 extends ArrowReader {
   private long next;
   private long bytesRead;
 
-  Batches20(BufferAllocator allocator, Schema schema, List<FieldReader> fields,
-      List<RowRange> ranges, int batchSize) {
+  Batches20(java.nio.file.Path file, BufferAllocator allocator, Schema schema,
+      List<FieldReader> fields, List<RowRange> ranges, int batchSize) {
     super(allocator);
+    this.file = file;
     this.schema = schema;
     this.fields = List.copyOf(fields);
     this.ranges = List.copyOf(ranges);
@@ -73,7 +75,14 @@ final class Batches20 extends ArrowReader {
       v.allocateNew();
       int at = 0;
       for (int k = 0; k < pieces; k++) {
-        fields.get(c).read(starts[k], ends[k], v, at);
+        try {
+          fields.get(c).read(starts[k], ends[k], v, at);
+        } catch (RuntimeException e) {
+          // The checks before each use should leave nothing here; a damaged file that slips
+          // past them still fails as a damaged file, never as an index or allocation error.
+          throw new dev.lancet.file.CorruptFileException(file + ", field '" + v.getName()
+              + "', rows " + starts[k] + ".." + ends[k] + ": " + e, e);
+        }
         at += (int) (ends[k] - starts[k]);
       }
       v.setValueCount(rows);

@@ -139,9 +139,12 @@ public final class LanceFile20 implements LanceDataFile {
     FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
     try {
       return new LanceFile20(new Source(path, channel));
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
       channel.close();
       throw e;
+    } catch (RuntimeException e) {
+      channel.close();
+      throw new CorruptFileException(path + ": the footer or schema is not valid: " + e, e);
     }
   }
 
@@ -197,6 +200,9 @@ public final class LanceFile20 implements LanceDataFile {
         readers[i] = r;
       } catch (UnsupportedFileException e) {
         readers[i] = e.getMessage();
+      } catch (RuntimeException e) {
+        throw new CorruptFileException(src.path() + ", field '" + topLevel.get(i).name()
+            + "': its columns do not parse: " + e, e);
       }
     }
     return readers[i];
@@ -385,7 +391,7 @@ public final class LanceFile20 implements LanceDataFile {
       fields.add(field(i, mode));
       rs.add(r);
     }
-    return new Batches20(allocator, new Schema(fields), rs, ranges, batchSize);
+    return new Batches20(src.path(), allocator, new Schema(fields), rs, ranges, batchSize);
   }
 
   private int indexOf(String column) {
