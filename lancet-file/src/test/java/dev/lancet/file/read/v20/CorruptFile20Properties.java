@@ -38,7 +38,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * a {@link CorruptFileException} (or {@link UnsupportedFileException}), in bounded time; never
  * an index, allocation or arithmetic error escaping, never a hang.
  */
-class CorruptFileProperties20 {
+class CorruptFile20Properties {
   private static byte[][] corpus;
   private static long[] metadataStart;
   private static int ok;
@@ -147,11 +147,11 @@ class CorruptFileProperties20 {
           }
         }
       }
-      synchronized (CorruptFileProperties20.class) {
+      synchronized (CorruptFile20Properties.class) {
         ok++;
       }
     } catch (CorruptFileException | UnsupportedFileException e) {
-      synchronized (CorruptFileProperties20.class) {
+      synchronized (CorruptFile20Properties.class) {
         corrupt++;
         if (e.getCause() instanceof RuntimeException) {
           caught++;

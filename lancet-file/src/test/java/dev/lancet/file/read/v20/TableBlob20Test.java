@@ -38,7 +38,7 @@ import org.lance.ipc.ScanOptions;
  * Java reader returns the same descriptions from the table's data file at batch size 17, and the
  * bytes written at every batch size (lance-core's own file reader returns empty values at 17).
  */
-class TableBlobTest20 {
+class TableBlob20Test {
   @TempDir Path dir;
 
   @Test

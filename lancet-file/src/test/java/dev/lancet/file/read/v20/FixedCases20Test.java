@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** 2.0 files of chosen shapes: every encoding once, blobs, packed structs, several pages. */
-class FixedCasesTest20 {
+class FixedCases20Test {
   @TempDir Path dir;
 
   @Test

@@ -18,7 +18,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * reader and the Java reader with random projections, row ranges and batch sizes, compared
  * value by value with validity. Seeds are printed; {@code -Dlancet.v20.tries=N} runs longer.
  */
-class DifferentialTest20 {
+class Differential20Test {
   static final int[] ROWS = {0, 1, 17, 100, 1000, 4099};
 
   @Property(tries = 30, seed = "20")
@@ -37,7 +37,7 @@ class DifferentialTest20 {
   }
 
   static void check(long seed) throws Exception {
-    System.out.println("DifferentialTest20 seed " + seed);
+    System.out.println("Differential20Test seed " + seed);
     Random rnd = new Random(seed);
     Path dir = Files.createTempDirectory("v20diff");
     try (BufferAllocator alloc = new RootAllocator()) {
