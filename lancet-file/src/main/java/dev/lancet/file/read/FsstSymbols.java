@@ -19,7 +19,7 @@ import java.nio.ByteOrder;
  * byte 255 is an escape (the byte after it stands for itself) and any other byte is the index
  * of the symbol it stands for.
  */
-final class FsstSymbols {
+public final class FsstSymbols {
   private static final long MAGIC = 0x46535354L << 32;
   private static final int ESCAPE = 255;
 
@@ -33,7 +33,7 @@ final class FsstSymbols {
     this.lengths = lengths;
   }
 
-  static FsstSymbols parse(byte[] table, String where) throws CorruptFileException {
+  public static FsstSymbols parse(byte[] table, String where) throws CorruptFileException {
     if (table.length < 8) {
       throw new CorruptFileException(where + ": the FSST symbol table has " + table.length
           + " bytes, fewer than its 8-byte header");
@@ -63,13 +63,13 @@ final class FsstSymbols {
   }
 
   /** Bytes past the decoded ones that {@link #decode} may write to (a symbol is stored whole). */
-  static final int SLACK = 8;
+  public static final int SLACK = 8;
 
   private static final VarHandle LONG_LE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** The most bytes {@code n} compressed bytes decode to. */
-  int maxDecoded(int n) {
+  public int maxDecoded(int n) {
     return compressed ? Math.multiplyExact(n, 8) : n;
   }
 
@@ -78,7 +78,7 @@ final class FsstSymbols {
    * {@code at}, which has room for {@link #maxDecoded} bytes and {@link #SLACK} more; returns
    * the position after the last decoded byte.
    */
-  int decode(byte[] src, int pos, int len, byte[] out, int at, String where)
+  public int decode(byte[] src, int pos, int len, byte[] out, int at, String where)
       throws CorruptFileException {
     if (!compressed) {
       System.arraycopy(src, pos, out, at, len);

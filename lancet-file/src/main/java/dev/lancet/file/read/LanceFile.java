@@ -27,13 +27,13 @@ import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * One open Lance 2.1 data file: its footer, schema (global buffer 0, a
+ * One open Lance 2.1 data file (the 2.1 side of {@link LanceDataFile}): its footer, schema (global buffer 0, a
  * {@code lance.file.FileDescriptor}) and, on demand, each column's metadata. Every position and
  * size read from the file is checked against the file's length and the regions around it
  * before it is used. Reads are positional, so one open file serves any number of sequential
  * reads; it is not safe for concurrent use.
  */
-public final class LanceFile implements AutoCloseable {
+public final class LanceFile implements LanceDataFile {
   /** Logical types whose Arrow form {@link LanceSchemas#toArrow} gives exactly as lance-core. */
   private static final Set<String> LEAF_TYPES = Set.of("bool", "int8", "uint8", "int16",
       "uint16", "int32", "uint32", "int64", "uint64", "float", "double", "string", "binary",

@@ -10,16 +10,16 @@ import java.nio.ByteOrder;
  * Layout"): where the column metadata, its offset table and the global-buffer offset table
  * start, how many global buffers and columns there are, and the format version.
  */
-record LanceFileFooter(long columnMetadataStart, long columnMetadataOffsetsStart,
+public record LanceFileFooter(long columnMetadataStart, long columnMetadataOffsetsStart,
     long globalBufferOffsetsStart, int numGlobalBuffers, int numColumns, int major, int minor) {
-  static final int SIZE = 40;
+  public static final int SIZE = 40;
   private static final int MAGIC = 'L' | 'A' << 8 | 'N' << 16 | 'C' << 24;
 
   /**
    * Parses and checks the footer of a file of {@code fileSize} bytes: magic, version, and that
    * every region lies inside the file, in order, with room for its table entries.
    */
-  static LanceFileFooter parse(ByteBuffer tail, long fileSize, String where)
+  public static LanceFileFooter parse(ByteBuffer tail, long fileSize, String where)
       throws CorruptFileException {
     ByteBuffer b = tail.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     if (b.remaining() != SIZE) {
@@ -58,7 +58,7 @@ record LanceFileFooter(long columnMetadataStart, long columnMetadataOffsetsStart
         major, minor);
   }
 
-  String version() {
+  public String version() {
     return major + "." + minor;
   }
 }
