@@ -1,6 +1,6 @@
 package dev.lancet.datafile.lance;
 
-import dev.lancet.file.read.LanceFile;
+import dev.lancet.file.read.LanceDataFile;
 import dev.lancet.table.spi.DataFileReader;
 import dev.lancet.table.spi.ReadSpec;
 import dev.lancet.file.RowRange;
@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A local Lance 2.1 file read by Lancet's Java reader wherever it decodes every requested
+ * A local Lance 2.0 or 2.1 file read by Lancet's Java reader wherever it decodes every requested
  * column, and by lance-core's {@link LanceFileReader} (opened on the first read that needs it,
  * at most once) otherwise. Schema and row count come from the Java reader, which gives them as
  * lance-core does (decision 0025).
@@ -23,13 +23,13 @@ import org.slf4j.LoggerFactory;
 final class HybridFileReader implements DataFileReader {
   private static final Logger LOG = LoggerFactory.getLogger(HybridFileReader.class);
 
-  private final LanceFile file;
+  private final LanceDataFile file;
   private final String location;
   private final ReadSpec spec;
   private LanceCoreFileReader core;
   private int coreOpens;
 
-  HybridFileReader(LanceFile file, String location, ReadSpec spec) {
+  HybridFileReader(LanceDataFile file, String location, ReadSpec spec) {
     this.file = file;
     this.location = location;
     this.spec = spec;

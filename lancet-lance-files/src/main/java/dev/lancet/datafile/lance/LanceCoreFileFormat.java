@@ -5,7 +5,7 @@ import dev.lancet.table.spi.DataFileReader;
 import dev.lancet.table.spi.DataFileWriter;
 import dev.lancet.table.spi.ReadSpec;
 import dev.lancet.table.spi.WriteSpec;
-import dev.lancet.file.read.LanceFile;
+import dev.lancet.file.read.LanceDataFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -46,7 +46,7 @@ public final class LanceCoreFileFormat implements DataFileFormat {
    * A local file is opened by Lancet's Java reader (footer and schema, no JNI), which serves
    * every read of columns it decodes and hands the others to lance-core's reader; a file the
    * Java reader cannot open (another version, a schema shape it does not map, damage) and
-   * every object-store file are lance-core's alone (decision 0025).
+   * every object-store file are lance-core's alone (decisions 0025, 0031).
    */
   @Override
   public DataFileReader openReader(ReadSpec spec) throws IOException {
@@ -54,7 +54,7 @@ public final class LanceCoreFileFormat implements DataFileFormat {
     Optional<Path> local = FileUris.localPath(spec.tableUri(), spec.path());
     if (local.isPresent()) {
       try {
-        return new HybridFileReader(LanceFile.open(local.get()), location, spec);
+        return new HybridFileReader(LanceDataFiles.open(local.get()), location, spec);
       } catch (IOException e) {
         LOG.debug("lance-core opens {}: {}", location, e.getMessage());
       }
