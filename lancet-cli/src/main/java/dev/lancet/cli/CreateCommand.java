@@ -2,6 +2,7 @@ package dev.lancet.cli;
 
 import dev.lancet.cli.table.InputFiles;
 import dev.lancet.cli.table.Progress;
+import dev.lancet.cli.table.TypeSpecs;
 import dev.lancet.table.CreateOptions;
 import dev.lancet.table.LanceTable;
 import java.io.IOException;
@@ -62,6 +63,12 @@ public final class CreateCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
+  @Option(names = "--schema", paramLabel = "NAME:TYPE,...", description = "The columns of a CSV "
+      + "input and their Lance types, instead of inferring them: e.g. "
+      + "id:int64,at:timestamp:us:UTC,day:date32:day,embedding:fixed_size_list:float:128 "
+      + "(a vector cell is a JSON array such as \"[0.5, 1, 2]\").")
+  String schema;
+
   @Override
   public Integer call() throws IOException {
     CreateOptions.Builder options = CreateOptions.builder().storageVersion(storageVersion)
@@ -73,7 +80,8 @@ public final class CreateCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     try (BufferAllocator alloc = new RootAllocator();
         ArrowReader reader = InputFiles.open(from, Optional.ofNullable(inputFormat)
-            .map(InputFiles::parseFormat), Optional.empty(), alloc);
+            .map(InputFiles::parseFormat), Optional.ofNullable(schema).map(TypeSpecs::schema),
+            alloc);
         Progress p = new Progress(err, progress, "created")) {
       CountingReader counted = new CountingReader(reader, p);
       try (LanceTable table = LanceTable.create(location, counted, options.build())) {

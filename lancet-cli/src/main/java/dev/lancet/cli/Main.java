@@ -20,7 +20,12 @@ import picocli.CommandLine.Spec;
     name = "lancet",
     mixinStandardHelpOptions = true,
     version = "lancet 0.1.0",
-    description = "Inspect Lance tables: their versions, manifests and transactions.",
+    description = {"Create, read, change and maintain Lance tables (local, s3://, az://), "
+        + "side by side with other Lance writers: create, append, scan, delete, update, "
+        + "merge-insert, txn, schema changes, compact, tags, restore, cleanup; and inspect "
+        + "them: log, inspect, show-txn. Every verb that prints data takes --json.",
+        "Exit codes: 0 done, 1 internal error, 2 invalid input, 3 retryable conflict, "
+            + "4 incompatible commit, 5 commit state unknown."},
     subcommands = {
         InspectCommand.class,
         LogCommand.class,

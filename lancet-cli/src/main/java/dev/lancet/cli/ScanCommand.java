@@ -18,7 +18,9 @@ import picocli.CommandLine.Spec;
 /** {@code lancet scan}: prints rows of a table. */
 @Command(name = "scan",
     description = {"Print rows of a table: a readable table, or --format csv|json|arrow (an "
-        + "Arrow IPC stream on stdout). JSON keeps exact types (integers as integers)."})
+        + "Arrow IPC stream on stdout; --json is --format json). JSON keeps exact types "
+        + "(integers as integers); timestamps, dates and times print as ISO-8601 text unless "
+        + "--raw-temporal asks for their stored integers."})
 public final class ScanCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -64,6 +66,13 @@ public final class ScanCommand implements Callable<Integer> {
       description = "table, csv, json or arrow (default: ${DEFAULT-VALUE}).")
   String format;
 
+  @Option(names = "--json", description = "The same as --format json.")
+  boolean json;
+
+  @Option(names = "--raw-temporal", description = "Print timestamps, dates and times as the "
+      + "integers stored (ticks of the column's unit since the epoch, days, ticks since midnight).")
+  boolean rawTemporal;
+
   @Option(names = "--progress", description = "Show progress on stderr even when it is not a terminal.")
   boolean progress;
 
@@ -72,7 +81,10 @@ public final class ScanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    ScanOutput.Format f = ScanOutput.parse(format);
+    if (json && !format.equals("table") && !format.equals("json")) {
+      throw new CliException("--json and --format " + format + " ask for two formats; give one");
+    }
+    ScanOutput.Format f = ScanOutput.parse(json ? "json" : format);
     try (LanceTable table = target.open()) {
       Scan scan = table.newScan();
       if (columns != null) {
@@ -108,11 +120,14 @@ public final class ScanCommand implements Callable<Integer> {
                   java.nio.file.Files.newOutputStream(output));
               java.io.PrintWriter text = new java.io.PrintWriter(new java.io.OutputStreamWriter(
                   raw, java.nio.charset.StandardCharsets.UTF_8))) {
-            ScanOutput.write(reader, f, text, raw, p);
+            ScanOutput.write(reader, f, text, raw, p, rawTemporal);
+            Outputs.check(text, "writing the rows to " + output);
           }
         } else {
           ScanOutput.write(reader, f, spec.commandLine().getOut(), System.out,
-              f == ScanOutput.Format.TABLE ? rows -> { } : p);
+              f == ScanOutput.Format.TABLE ? rows -> { } : p, rawTemporal);
+          Outputs.check(spec.commandLine().getOut(), "writing the rows to standard output");
+          Outputs.check(System.out, "writing the rows to standard output");
         }
       }
     }

@@ -37,6 +37,82 @@ class TableCommandsTest {
   }
 
   @Test
+  void csvCarriesTimestampsAndVectorsAndScansPrintThemAsIso() throws Exception {
+    String t = tmp.resolve("ts").toString();
+    Path rows = csv("ts.csv", "id,at,day,embedding\n"
+        + "1,2024-05-01T12:00:00.5Z,2024-05-01,\"[0.5, 1, 2]\"\n"
+        + "2,2024-05-02T00:00:00,,\n");
+    Cli.Result created = Cli.run("create", t, "--from", rows.toString(), "--schema",
+        "id:int64,at:timestamp:us:UTC,day:date32:day,embedding:fixed_size_list:float:3");
+    assertThat(created.exitCode()).as(created.err()).isZero();
+    JsonNode json = JSON.readTree(Cli.run("scan", t, "--json").out());
+    assertThat(json.get(0).get("at").asText()).isEqualTo("2024-05-01T12:00:00.5Z");
+    assertThat(json.get(1).get("at").asText()).isEqualTo("2024-05-02T00:00:00Z");
+    assertThat(json.get(0).get("day").asText()).isEqualTo("2024-05-01");
+    assertThat(json.get(1).get("day").isNull()).isTrue();
+    assertThat(json.get(0).get("embedding").get(2).asDouble()).isEqualTo(2.0);
+    assertThat(json.get(1).get("embedding").isNull()).isTrue();
+    JsonNode raw = JSON.readTree(Cli.run("scan", t, "--json", "--raw-temporal").out());
+    assertThat(raw.get(0).get("at").asLong()).isEqualTo(1714564800500000L);
+    assertThat(raw.get(0).get("day").asLong()).isEqualTo(19844);
+    assertThat(Cli.run("scan", t, "--format", "csv", "--columns", "at").out())
+        .isEqualTo("at\r\n2024-05-01T12:00:00.5Z\r\n2024-05-02T00:00:00Z\r\n");
+    assertThat(Cli.run("scan", t).out()).contains("2024-05-01T12:00:00.5Z");
+    // Appending CSV converts to the table's types, vectors included.
+    Cli.Result appended = Cli.run("append", t, "--from", csv("more.csv",
+        "embedding,id,day,at\n\"[1,2,3]\",3,2024-06-01,2024-06-01T08:00:00Z\n").toString());
+    assertThat(appended.exitCode()).as(appended.err()).isZero();
+    Cli.Result wrongWidth = Cli.run("append", t, "--from", csv("bad.csv",
+        "id,at,day,embedding\n4,2024-06-01T08:00:00Z,,\"[1,2]\"\n").toString());
+    assertThat(wrongWidth.exitCode()).isEqualTo(2);
+    assertThat(wrongWidth.err()).contains("line 2").contains("embedding").contains("2 items");
+  }
+
+  @Test
+  void csvInputIsStrict() throws Exception {
+    String t = tmp.resolve("strict").toString();
+    Cli.Result ragged = Cli.run("create", t, "--from", csv("r.csv", "a,b\n1,2\n3\n4,5\n").toString());
+    assertThat(ragged.exitCode()).isEqualTo(2);
+    assertThat(ragged.err()).contains("line 3 has 1 field(s), but the header has 2");
+    assertThat(java.nio.file.Files.exists(tmp.resolve("strict/_versions"))).isFalse();
+    Cli.Result extra = Cli.run("create", t, "--from", csv("e.csv", "a,b\n1,2,3\n").toString());
+    assertThat(extra.exitCode()).isEqualTo(2);
+    assertThat(extra.err()).contains("line 2 has 3 field(s)");
+    Path latin1 = tmp.resolve("l.csv");
+    java.nio.file.Files.write(latin1, new byte[] {'a', '\n', (byte) 0xE9, '\n'});
+    Cli.Result notUtf8 = Cli.run("create", t, "--from", latin1.toString());
+    assertThat(notUtf8.exitCode()).isEqualTo(2);
+    assertThat(notUtf8.err()).contains("is not UTF-8");
+    // A byte-order mark is not part of the first column's name.
+    Path bom = tmp.resolve("bom.csv");
+    java.nio.file.Files.write(bom, ("\uFEFFid,name\n1,x\n")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Cli.Result created = Cli.run("create", t, "--from", bom.toString());
+    assertThat(created.exitCode()).as(created.err()).isZero();
+    assertThat(JSON.readTree(Cli.run("scan", t, "--json").out()).get(0).fieldNames())
+        .toIterable().containsExactly("id", "name");
+    // Integers too wide for 64 bits stay distinct (decimal), never one double.
+    String w = tmp.resolve("wide").toString();
+    Cli.Result wide = Cli.run("create", w, "--from", csv("w.csv",
+        "id\n12345678901234567890\n12345678901234567891\n").toString());
+    assertThat(wide.exitCode()).as(wide.err()).isZero();
+    JsonNode ids = JSON.readTree(Cli.run("scan", w, "--json").out());
+    assertThat(ids.get(0).get("id").asText()).isEqualTo("12345678901234567890");
+    assertThat(ids.get(1).get("id").asText()).isEqualTo("12345678901234567891");
+  }
+
+  @Test
+  void aFailedWriteOfTheOutputIsAnError() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(Path.of("/dev/full")));
+    String t = tmp.resolve("full").toString();
+    assertThat(Cli.run("create", t, "--from", csv("f.csv", "id\n1\n2\n").toString())
+        .exitCode()).isZero();
+    Cli.Result full = Cli.run("scan", t, "--output", "/dev/full", "--format", "csv");
+    assertThat(full.exitCode()).isEqualTo(2);
+    assertThat(full.err()).contains("/dev/full").contains("incomplete");
+  }
+
+  @Test
   void addColumnsComputedBySql() throws Exception {
     String t = tmp.resolve("sql").toString();
     Path rows = csv("s.csv", "id,score\n1,1.5\n2,\n3,0.25\n");

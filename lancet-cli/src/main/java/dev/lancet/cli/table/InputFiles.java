@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -47,9 +48,7 @@ public final class InputFiles {
    */
   public static ArrowReader open(Path file, Optional<Format> forced, Optional<Schema> target,
       BufferAllocator allocator) throws IOException {
-    if (!Files.isRegularFile(file)) {
-      throw new CliException("input file " + file + " does not exist");
-    }
+    existing(file);
     Format format = forced.isPresent() ? forced.get() : sniff(file);
     switch (format) {
       case ARROW_FILE -> {
@@ -66,6 +65,47 @@ public final class InputFiles {
         return new CsvReader(file, schema, allocator, CsvReader.DEFAULT_BATCH);
       }
     }
+  }
+
+  /**
+   * Opens {@code file} as rows of some of {@code target}'s columns (a partial merge insert): an
+   * Arrow file or stream as it is; CSV converted to the types of the table's columns its header
+   * names, in table order (a header column the table does not have is an error).
+   */
+  public static ArrowReader openColumnsOf(Path file, Optional<Format> forced, Schema target,
+      BufferAllocator allocator) throws IOException {
+    Format format = forced.isPresent() ? forced.get() : sniff(existing(file));
+    if (format != Format.CSV) {
+      return open(file, Optional.of(format), Optional.of(target), allocator);
+    }
+    List<String> header = CsvReader.header(file);
+    List<String> unknown = new java.util.ArrayList<>(header);
+    target.getFields().forEach(f -> unknown.remove(f.getName()));
+    if (!unknown.isEmpty()) {
+      throw new CliException(file + " has columns the table does not: " + String.join(", ",
+          unknown));
+    }
+    List<org.apache.arrow.vector.types.pojo.Field> fields = new java.util.ArrayList<>();
+    for (org.apache.arrow.vector.types.pojo.Field f : target.getFields()) {
+      if (header.contains(f.getName())) {
+        fields.add(f);
+      }
+    }
+    return new CsvReader(file, new Schema(fields), allocator, CsvReader.DEFAULT_BATCH);
+  }
+
+  private static Path existing(Path file) {
+    if (Files.isDirectory(file)) {
+      throw new CliException("input file " + file + " is a directory; give a file");
+    }
+    if (!Files.exists(file)) {
+      throw new CliException("input file " + file + " does not exist");
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new CliException("input file " + file + " is not a regular file (a device or a "
+          + "pipe, which Lancet does not read to the end); give a file");
+    }
+    return file;
   }
 
   private static ArrowReader checked(ArrowReader r, Path file, String what) throws IOException {

@@ -7,11 +7,8 @@ import dev.lancet.cli.TextTable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.math.BigDecimal;
 import java.nio.channels.Channels;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,15 +16,14 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.util.Text;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
 /**
  * Writes a scan: a readable table (the default), CSV with a header (commons-csv), JSON (an array
  * of objects with exact types: integers as JSON integers, floats as numbers, lists as arrays,
- * structs as objects, binary as base64, temporal values as ISO-8601 text) or Arrow (an IPC
- * stream).
+ * structs as objects, binary as base64, temporal values as ISO-8601 text; {@link Cells}) or
+ * Arrow (an IPC stream).
  */
 public final class ScanOutput {
   /** Output formats. */
@@ -47,9 +43,12 @@ public final class ScanOutput {
     };
   }
 
-  /** Writes every batch of {@code reader}; returns the rows written. */
+  /**
+   * Writes every batch of {@code reader}; returns the rows written. Temporal values are
+   * ISO-8601 text unless {@code rawTemporal} asks for their stored integers.
+   */
   public static long write(ArrowReader reader, Format format, PrintWriter out, OutputStream raw,
-      java.util.function.LongConsumer progress) throws IOException {
+      java.util.function.LongConsumer progress, boolean rawTemporal) throws IOException {
     long rows = 0;
     switch (format) {
       case ARROW -> {
@@ -75,7 +74,7 @@ public final class ScanOutput {
           for (int i = 0; i < root.getRowCount(); i++) {
             List<Object> cells = new ArrayList<>();
             for (FieldVector v : root.getFieldVectors()) {
-              Object o = plain(v.getObject(i));
+              Object o = Cells.value(v, i, rawTemporal);
               cells.add(o == null ? "" : o instanceof String s ? s : o instanceof Map<?, ?> || o instanceof List<?>
                   ? JSON.writeValueAsString(o) : o.toString());
             }
@@ -95,7 +94,7 @@ public final class ScanOutput {
             g.writeStartObject();
             for (FieldVector v : root.getFieldVectors()) {
               g.writeFieldName(v.getName());
-              JSON.writeValue(g, plain(v.getObject(i)));
+              JSON.writeValue(g, Cells.value(v, i, rawTemporal));
             }
             g.writeEndObject();
           }
@@ -116,7 +115,7 @@ public final class ScanOutput {
             Object[] cells = new Object[root.getFieldVectors().size()];
             int c = 0;
             for (FieldVector v : root.getFieldVectors()) {
-              Object o = plain(v.getObject(i));
+              Object o = Cells.value(v, i, rawTemporal);
               cells[c++] = o == null ? "null" : o instanceof Map<?, ?> || o instanceof List<?>
                   ? JSON.writeValueAsString(o) : o.toString();
             }
@@ -131,41 +130,5 @@ public final class ScanOutput {
     }
     out.flush();
     return rows;
-  }
-
-  /** Arrow's Java values as plain JSON-able values. */
-  static Object plain(Object o) {
-    if (o == null) {
-      return null;
-    }
-    if (o instanceof Text t) {
-      return t.toString();
-    }
-    if (o instanceof byte[] b) {
-      return Base64.getEncoder().encodeToString(b);
-    }
-    if (o instanceof BigDecimal d) {
-      return d;
-    }
-    if (o instanceof LocalDateTime t) {
-      return t.toString();
-    }
-    if (o instanceof java.time.Duration d) {
-      return d.toString();
-    }
-    if (o instanceof java.time.Period p) {
-      return p.toString();
-    }
-    if (o instanceof List<?> l) {
-      List<Object> out = new ArrayList<>();
-      l.forEach(x -> out.add(plain(x)));
-      return out;
-    }
-    if (o instanceof Map<?, ?> m) {
-      Map<Object, Object> out = new java.util.LinkedHashMap<>();
-      m.forEach((k, v) -> out.put(String.valueOf(plain(k)), plain(v)));
-      return out;
-    }
-    return o;
   }
 }

@@ -34,6 +34,24 @@ public final class TypeSpecs {
     }
   }
 
+  /**
+   * The schema {@code "NAME:TYPE,NAME:TYPE"} names: each column nullable, of a Lance logical
+   * type ({@link #field}); a name may not contain ':' or ','.
+   */
+  public static org.apache.arrow.vector.types.pojo.Schema schema(String spec) {
+    List<org.apache.arrow.vector.types.pojo.Field> fields = new java.util.ArrayList<>();
+    for (String column : spec.split(",")) {
+      int colon = column.indexOf(':');
+      if (colon <= 0 || colon == column.length() - 1) {
+        throw new CliException("--schema takes NAME:TYPE[,NAME:TYPE...], not '" + column.trim()
+            + "' in '" + spec + "'");
+      }
+      fields.add(field(column.substring(0, colon).trim(), column.substring(colon + 1).trim(),
+          true));
+    }
+    return new org.apache.arrow.vector.types.pojo.Schema(fields);
+  }
+
   /** Splits {@code "a=b"}. */
   public static String[] pair(String s, String option) {
     int eq = s.indexOf('=');
