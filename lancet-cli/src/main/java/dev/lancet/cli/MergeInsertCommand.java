@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "merge-insert",
     description = {"Merge the rows of an Arrow IPC or CSV file into a table by key columns "
         + "(an upsert with --when-matched update), as one Transaction V2 commit that asserts the "
-        + "keys it writes unique; a conflicting concurrent commit re-plans it.",
+        + "keys it writes unique; a conflicting concurrent commit re-plans it. The source may "
+        + "have only some of the table's columns (the keys among them): matched rows update "
+        + "those columns and keep the others, inserted rows get null in the others.",
         "Exit codes: 0 done, 2 invalid input, 3 retryable conflict, 4 incompatible, "
             + "5 commit state unknown."})
 public final class MergeInsertCommand implements Callable<Integer> {
@@ -75,8 +77,8 @@ public final class MergeInsertCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     try (BufferAllocator alloc = new RootAllocator();
         LanceTable table = target.open();
-        ArrowReader reader = InputFiles.open(from, Optional.ofNullable(inputFormat)
-            .map(InputFiles::parseFormat), Optional.of(table.schema()), alloc);
+        ArrowReader reader = InputFiles.openColumnsOf(from, Optional.ofNullable(inputFormat)
+            .map(InputFiles::parseFormat), table.schema(), alloc);
         Progress p = new Progress(spec.commandLine().getErr(), options.progress, "read")) {
       MergeInsert m = table.mergeInsert(keys).from(reader).onProgress(p);
       configure(m, whenMatched, whenMatchedIf, whenNotMatched, bySource, deleteIf);

@@ -94,8 +94,10 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
   }
 
   /**
-   * The source rows (the table's columns); read once, when the statement first plans. The
-   * caller closes the reader.
+   * The source rows; read once, when the statement first plans. The caller closes the reader.
+   * The source has the table's columns, or some of them with every key (a partial merge
+   * insert, as lance-core's): a matched row takes the source's columns and keeps its others,
+   * an inserted row gets null in the others (each must then be nullable).
    */
   public MergeInsert from(ArrowReader reader) {
     this.source = Optional.of(Objects.requireNonNull(reader, "reader"));
@@ -230,6 +232,8 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
     private final ArrowReader reader;
     private final List<VectorSchemaRoot> batches = new ArrayList<>();
     private org.apache.arrow.vector.types.pojo.Schema sourceSchema;
+    /** The table's top-level columns the source has, in table order. */
+    private List<String> sourceColumns = List.of();
     private boolean loaded;
     /**
      * What the last plan found in each committed fragment, by fragment id. A re-plan after a
@@ -262,13 +266,22 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
           + spec.bySourceFilter.map(c -> " if " + c).orElse("") + ")";
     }
 
-    /** Reads the source once, into memory, conformed to the table's columns. */
+    /**
+     * Reads the source once, into memory, conformed to the table's columns it has: all of them,
+     * or some (a partial merge insert: matched rows keep their other columns, inserted rows get
+     * null in them).
+     */
     private void load(TableView view, BufferAllocator allocator) {
       if (loaded) {
         return;
       }
       loaded = true;
-      BatchConformance conformance = new BatchConformance(view.schema(), Optional.of(reader));
+      try {
+        sourceColumns = columnsOf(reader.getVectorSchemaRoot().getSchema(), view);
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading the schema of the merge insert's source", e);
+      }
+      BatchConformance conformance = new BatchConformance(sourceLance(view), Optional.of(reader));
       try {
         while (reader.loadNextBatch()) {
           VectorSchemaRoot in = reader.getVectorSchemaRoot();
@@ -277,7 +290,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
           }
           VectorSchemaRoot conformed = conformance.conform(in);
           if (sourceSchema == null) {
-            sourceSchema = view.arrowSchema();
+            sourceSchema = sourceArrow(view);
           }
           // Kept in the source's own allocator: Arrow moves buffers only within one root.
           VectorSchemaRoot kept = VectorSchemaRoot.create(sourceSchema,
@@ -291,8 +304,66 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
         throw new UncheckedIOException("reading the merge insert's source rows", e);
       }
       if (sourceSchema == null) {
-        sourceSchema = view.arrowSchema();
+        sourceSchema = sourceArrow(view);
       }
+    }
+
+    /**
+     * The table's top-level columns the source has, in table order; a source column the table
+     * does not have, and a key the source lacks, are errors.
+     */
+    private List<String> columnsOf(org.apache.arrow.vector.types.pojo.Schema source,
+        TableView view) {
+      Set<String> given = new LinkedHashSet<>();
+      source.getFields().forEach(f -> given.add(f.getName()));
+      List<String> out = new ArrayList<>();
+      for (Field f : view.schema().topLevel()) {
+        if (given.remove(f.name())) {
+          out.add(f.name());
+        }
+      }
+      if (!given.isEmpty()) {
+        throw new InvalidInputException("the merge insert's source has columns the table does "
+            + "not: " + String.join(", ", given) + "; the table has " + view.schema().topLevel()
+            .stream().map(Field::name).toList() + " (add a column first with addColumns)");
+      }
+      for (String k : spec.keys) {
+        if (!out.contains(k)) {
+          throw new InvalidInputException("the merge insert's source has no key column '" + k
+              + "'; the source must have every key column");
+        }
+      }
+      return List.copyOf(out);
+    }
+
+    /** Whether the source has only some of the table's columns. */
+    private boolean partial(TableView view) {
+      return sourceColumns.size() < view.schema().topLevel().size();
+    }
+
+    /** The table's Lance schema cut to the source's columns (with their children). */
+    private dev.lancet.format.model.Schema sourceLance(TableView view) {
+      dev.lancet.format.model.Schema all = view.schema();
+      Set<Integer> kept = new java.util.HashSet<>();
+      List<Field> fields = new ArrayList<>();
+      for (Field f : all.fields()) {
+        if (f.isTopLevel() ? sourceColumns.contains(f.name()) : kept.contains(f.parentId())) {
+          kept.add(f.id());
+          fields.add(f);
+        }
+      }
+      return new dev.lancet.format.model.Schema(fields, all.metadata());
+    }
+
+    private org.apache.arrow.vector.types.pojo.Schema sourceArrow(TableView view) {
+      org.apache.arrow.vector.types.pojo.Schema full = view.arrowSchema();
+      List<org.apache.arrow.vector.types.pojo.Field> out = new ArrayList<>();
+      for (org.apache.arrow.vector.types.pojo.Field f : full.getFields()) {
+        if (sourceColumns.contains(f.getName())) {
+          out.add(f);
+        }
+      }
+      return new org.apache.arrow.vector.types.pojo.Schema(out, full.getCustomMetadata());
     }
 
     @Override
@@ -300,13 +371,27 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       TableView view = plan.view();
       TableContext ctx = plan.ctx();
       load(view, ctx.allocator());
-      if (!sourceSchema.equals(view.arrowSchema())) {
+      if (!sourceSchema.equals(sourceArrow(view))) {
         throw new InvalidInputException("the table's columns changed since the merge insert's "
             + "source was read (now " + view.arrowSchema() + "); run it again");
       }
       List<Field> keyFields = view.columns(spec.keys);
-      List<Field> top = view.schema().topLevel();
-      int[] keyIndex = keyFields.stream().mapToInt(top::indexOf).toArray();
+      int[] keyIndex = spec.keys.stream().mapToInt(sourceColumns::indexOf).toArray();
+      List<Field> missing = new ArrayList<>();
+      for (Field f : view.schema().topLevel()) {
+        if (!sourceColumns.contains(f.name())) {
+          missing.add(f);
+        }
+      }
+      if (spec.whenNotMatched == WhenNotMatched.INSERT_ALL) {
+        for (Field f : missing) {
+          if (!f.nullable()) {
+            throw new InvalidInputException("column '" + f.name() + "' is not in the merge "
+                + "insert's source and is not nullable, so an inserted row would have no value "
+                + "for it: give it in the source, or skip inserts (whenNotMatchedSkip)");
+          }
+        }
+      }
       // The source's keys.
       int total = 0;
       for (VectorSchemaRoot b : batches) {
@@ -357,7 +442,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       List<Field> conditionTarget = List.of();
       if (spec.whenMatched == WhenMatched.UPDATE_ALL && spec.matchedCondition.isPresent()) {
         BoundPredicate full = Sql.filter(spec.matchedCondition.get(),
-            conditionSchema(arrow, arrow), "WHEN MATCHED AND");
+            conditionSchema(sourceSchema, arrow), "WHEN MATCHED AND");
         Set<String> targetCols = new LinkedHashSet<>();
         for (List<String> p : full.columnPaths()) {
           if (p.get(0).equals("target") && p.size() > 1) {
@@ -367,7 +452,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
         conditionTarget = view.columns(targetCols);
         read.addAll(targetCols);
         condition = Optional.of(Sql.filter(spec.matchedCondition.get(),
-            conditionSchema(arrow, view.arrowOf(conditionTarget)), "WHEN MATCHED AND"));
+            conditionSchema(sourceSchema, view.arrowOf(conditionTarget)), "WHEN MATCHED AND"));
       }
       Optional<BoundPredicate> deleteFilter = Optional.empty();
       if (spec.bySource == WhenNotMatchedBySource.DELETE && spec.bySourceFilter.isPresent()) {
@@ -410,7 +495,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
                 plan.reserveIds();
               }
               writeUpdated(sink, view, f, m.updateRows(), batchOf, rowOf, writtenKeys, keyIndex,
-                  ctx);
+                  missing, ctx);
               ReadSet.declareRead(plan, step, f, m.update(), keyFields);
             }
             updated += m.update().getLongCardinality();
@@ -430,11 +515,11 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
             pickRow[k] = rowOf[s];
             k++;
             if (k == spec.batchSize) {
-              inserted += writeRows(sink, pickBatch, pickRow, k, writtenKeys, keyIndex, ctx);
+              inserted += writeRows(sink, view, pickBatch, pickRow, k, writtenKeys, keyIndex, ctx);
               k = 0;
             }
           }
-          inserted += writeRows(sink, pickBatch, pickRow, k, writtenKeys, keyIndex, ctx);
+          inserted += writeRows(sink, view, pickBatch, pickRow, k, writtenKeys, keyIndex, ctx);
         }
         sink.finish();
       }
@@ -554,7 +639,12 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
 
     private void writeUpdated(RowSink sink, TableView view, ViewFragment f,
         List<long[]> updateRows, int[] batchOf, int[] rowOf, KeyFilterBuilder keysOut,
-        int[] keyIndex, TableContext ctx) {
+        int[] keyIndex, List<Field> missing, TableContext ctx) {
+      if (!missing.isEmpty()) {
+        writePartlyUpdated(sink, view, f, updateRows, batchOf, rowOf, keysOut, keyIndex, missing,
+            ctx);
+        return;
+      }
       Optional<RowIdSequence> ids = f.rowIds(ctx);
       Optional<RowVersionSequence> created = f.createdAt(ctx);
       RowSink.Kind kind = f.pending().isPresent() || created.isEmpty()
@@ -582,17 +672,109 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
       }
     }
 
-    private long writeRows(RowSink sink, int[] pb, int[] pr, int n, KeyFilterBuilder keysOut,
-        int[] keyIndex, TableContext ctx) {
+    /**
+     * The matched rows of a partial source: the source's columns from the source, the others
+     * read from the target rows (in offset order, as {@code view.read} gives them).
+     */
+    private void writePartlyUpdated(RowSink sink, TableView view, ViewFragment f,
+        List<long[]> updateRows, int[] batchOf, int[] rowOf, KeyFilterBuilder keysOut,
+        int[] keyIndex, List<Field> missing, TableContext ctx) {
+      Optional<RowIdSequence> ids = f.rowIds(ctx);
+      Optional<RowVersionSequence> created = f.createdAt(ctx);
+      RowSink.Kind kind = f.pending().isPresent() || created.isEmpty()
+          ? RowSink.Kind.MOVED_PENDING : RowSink.Kind.MOVED;
+      List<long[]> byOffset = new ArrayList<>(updateRows);
+      byOffset.sort(java.util.Comparator.comparingLong(u -> u[0]));
+      RoaringBitmap wanted = new RoaringBitmap();
+      byOffset.forEach(u -> wanted.add((int) u[0]));
+      int next = 0; // the next of byOffset to meet in the read
+      try (FragmentRead read = view.read(f, missing, wanted, spec.batchSize)) {
+        VectorSchemaRoot batch;
+        while ((batch = read.next()) != null) {
+          long[] offsets = read.offsets();
+          int[] pick = new int[offsets.length];
+          int[] pb = new int[offsets.length];
+          int[] pr = new int[offsets.length];
+          long[] rowIds = new long[offsets.length];
+          long[] createdAt = new long[offsets.length];
+          int n = 0;
+          for (int i = 0; i < offsets.length && next < byOffset.size(); i++) {
+            if (byOffset.get(next)[0] != offsets[i]) {
+              continue; // a row read along between two wanted ones
+            }
+            long[] u = byOffset.get(next++);
+            int s = (int) u[1];
+            pick[n] = i;
+            pb[n] = batchOf[s];
+            pr[n] = rowOf[s];
+            rowIds[n] = ids.isPresent() ? ids.get().get(u[0]) : -1;
+            createdAt[n] = created.isPresent() ? created.get().versionAt(u[0]) : -1;
+            n++;
+          }
+          if (n == 0) {
+            continue;
+          }
+          try (VectorSchemaRoot source = Gather.rows(sourceSchema, batches, pb, pr, n,
+                  ctx.allocator());
+              VectorSchemaRoot target = Gather.rows(batch.getSchema(), List.of(batch),
+                  new int[n], pick, n, ctx.allocator());
+              VectorSchemaRoot whole = widen(view, source, target, n, ctx.allocator())) {
+            keysOut.add(columns(source, keyIndex));
+            sink.write(whole, kind, Arrays.copyOf(rowIds, n), Arrays.copyOf(createdAt, n), null);
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading the other columns of matched rows of fragment "
+            + f.id(), e);
+      }
+      if (next != byOffset.size()) {
+        throw new IllegalStateException("fragment " + f.id() + ": " + (byOffset.size() - next)
+            + " matched rows were not read back for their other columns");
+      }
+    }
+
+    private long writeRows(RowSink sink, TableView view, int[] pb, int[] pr, int n,
+        KeyFilterBuilder keysOut, int[] keyIndex, TableContext ctx) {
       if (n == 0) {
         return 0;
       }
       try (VectorSchemaRoot rows = Gather.rows(sourceSchema, batches, pb, pr, n,
-          ctx.allocator())) {
+          ctx.allocator());
+          VectorSchemaRoot whole = partial(view)
+              ? widen(view, rows, null, n, ctx.allocator()) : null) {
         keysOut.add(columns(rows, keyIndex));
-        sink.write(rows, RowSink.Kind.FRESH, null, null, null);
+        sink.write(whole != null ? whole : rows, RowSink.Kind.FRESH, null, null, null);
       }
       return n;
+    }
+
+    /**
+     * A batch of every table column for {@code n} rows: the source's columns moved from
+     * {@code source}, the others moved from {@code target} (when given) or all null.
+     */
+    private VectorSchemaRoot widen(TableView view, VectorSchemaRoot source,
+        VectorSchemaRoot target, int n, BufferAllocator allocator) {
+      VectorSchemaRoot out = VectorSchemaRoot.create(view.arrowSchema(), allocator);
+      try {
+        for (FieldVector v : out.getFieldVectors()) {
+          FieldVector from = source.getVector(v.getName());
+          if (from == null && target != null) {
+            from = target.getVector(v.getName());
+          }
+          if (from != null) {
+            from.makeTransferPair(v).transfer();
+          } else {
+            v.setInitialCapacity(n);
+            v.allocateNew();
+            v.setValueCount(n); // validity zeroed: every row null
+          }
+        }
+        out.setRowCount(n);
+        return out;
+      } catch (RuntimeException e) {
+        out.close();
+        throw e;
+      }
     }
 
     /** Whether the update condition holds for each matched pair (all true without one). */

@@ -163,11 +163,12 @@ class HybridFileReaderTest {
   }
 
   @Test
-  void aVersion20FileIsLanceCoresAlone() throws Exception {
+  void aVersion20FileIsReadInJava() throws Exception {
     writeIntAndString(dir.resolve("data/f.lance"), "2.0");
     try (DataFileReader reader = open(dir.toString(), "data/f.lance")) {
-      assertThat(reader).isInstanceOf(LanceCoreFileReader.class);
+      assertThat(reader).isInstanceOf(HybridFileReader.class);
       assertThat(rows(reader.read(List.of("x"), List.of(new RowRange(0, 5)), 2))).hasSize(3 + 5);
+      assertThat(((HybridFileReader) reader).coreOpens()).isZero();
     }
   }
 
