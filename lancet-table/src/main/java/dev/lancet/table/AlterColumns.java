@@ -30,7 +30,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
- * Renames columns, changes their nullability and casts them, in one commit.
+ * Renames columns, changes their nullability and casts them, in one commit. A column renamed in
+ * the same call can be named by its old or its new name in the other changes.
  *
  * <ul>
  *   <li>A rename and a nullability change keep the field's id (AlterField).</li>
@@ -98,6 +99,42 @@ public final class AlterColumns {
     return this;
   }
 
+  /**
+   * The changes by the columns' names at the version read: a change named by the new name a
+   * rename of this call gives (rename "a" to "b", then cast "b") joins that rename's change, so
+   * one call can rename a column and change it by either name.
+   */
+  private Map<String, Change> byCurrentName(Schema schema) {
+    Map<String, String> renamedTo = new LinkedHashMap<>();
+    changes.forEach((path, c) -> c.rename.ifPresent(n -> renamedTo.put(renamed(path, n), path)));
+    Map<String, Change> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Change> e : changes.entrySet()) {
+      String path = e.getKey();
+      if (renamedTo.containsKey(path) && !renamedTo.get(path).equals(path)
+          && !exists(schema, path)) {
+        path = renamedTo.get(path);
+      }
+      Change c = e.getValue();
+      out.merge(path, c, Change::merge);
+    }
+    return out;
+  }
+
+  /** The path {@code path} has after renaming its last segment to {@code name}. */
+  private static String renamed(String path, String name) {
+    int dot = path.lastIndexOf('.');
+    return dot < 0 ? name : path.substring(0, dot + 1) + name;
+  }
+
+  private static boolean exists(Schema schema, String path) {
+    try {
+      Columns.resolve(schema, path, 0);
+      return true;
+    } catch (LanceTableException e) {
+      return false;
+    }
+  }
+
   /** A planned cast: the old field, its Arrow field now, the target, the new Lance field. */
   private record CastPlan(Field old, org.apache.arrow.vector.types.pojo.Field from,
       org.apache.arrow.vector.types.pojo.Field to, Field lance, int token) {}
@@ -114,7 +151,7 @@ public final class AlterColumns {
       List<CastPlan> casts = new ArrayList<>();
       Map<Field, Change> resolved = new LinkedHashMap<>();
       boolean tightens = false;
-      for (Map.Entry<String, Change> e : changes.entrySet()) {
+      for (Map.Entry<String, Change> e : byCurrentName(schema).entrySet()) {
         Field f = Columns.resolve(schema, e.getKey(), read.version());
         Change c = e.getValue();
         if (resolved.containsKey(f)) {

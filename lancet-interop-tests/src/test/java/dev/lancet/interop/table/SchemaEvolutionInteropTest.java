@@ -70,6 +70,21 @@ class SchemaEvolutionInteropTest {
     }
   }
 
+  @Test
+  void aRenameAndACastByTheNewNameInOneCallMatchLanceCoresOneAlteration() throws Exception {
+    Path[] t = twins("rename-cast", "2.1", false);
+    LanceDatasets.withDataset(t[0], Optional.empty(), ds -> {
+      ds.alterColumns(List.of(new ColumnAlteration.Builder("name").rename("label")
+          .castTo(ArrowType.LargeUtf8.INSTANCE).build()));
+      return null;
+    });
+    try (LanceTable table = LanceTable.open(t[1].toString())) {
+      table.alterColumns().rename("name", "label").cast("label", ArrowType.LargeUtf8.INSTANCE)
+          .commit();
+    }
+    assertSameEvolution(t[0], t[1]);
+  }
+
   /**
    * lance-core 7.0.0's Java {@code alterColumns} commits a version for a numeric cast but leaves
    * the type unchanged (decision 0011). Pinned so a newer lance-core that fixes it is noticed:
