@@ -102,7 +102,7 @@ final class StatementRunner {
             throw new RetryableConflictException(statement.describe() + ": planned " + plans
                 + " time(s), and a concurrent commit collided every time (the re-plan budget, "
                 + maxReplans + ", is spent); the last: " + e.getMessage()
-                + (keys.isEmpty() ? "" : " Colliding keys: " + String.join(", ", keys) + "."),
+                + (keys.isEmpty() ? "" : " Colliding keys: " + briefKeys(keys) + "."),
                 e.winnerVersion(), e.collisions(), keys, e.getCause());
           }
           if (backoff) {
@@ -114,5 +114,12 @@ final class StatementRunner {
         }
       }
     }
+  }
+
+  /** The first few keys of a collision, and how many more; the exception carries them all. */
+  private static String briefKeys(List<String> keys) {
+    int shown = Math.min(5, keys.size());
+    return String.join(", ", keys.subList(0, shown)) + (keys.size() > shown
+        ? " and " + (keys.size() - shown) + " more (collidingKeys() lists every one)" : "");
   }
 }

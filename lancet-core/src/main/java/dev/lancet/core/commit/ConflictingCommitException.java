@@ -17,7 +17,7 @@ public class ConflictingCommitException extends CommitConflictException {
 
   public ConflictingCommitException(long winnerVersion, String winnerOperation, List<Collision> conflicts) {
     super(winnerVersion, "version " + winnerVersion + " (" + winnerOperation + ") was committed "
-        + "concurrently and conflicts with this transaction: " + String.join("; ", sentences(conflicts))
+        + "concurrently and conflicts with this transaction: " + brief(sentences(conflicts))
         + ". Re-read the table and plan the change again.");
     if (conflicts.isEmpty()) {
       throw new IllegalArgumentException("a conflict names at least one collision");
@@ -43,6 +43,21 @@ public class ConflictingCommitException extends CommitConflictException {
   /** What collided, one sentence each ({@code KIND: description}). */
   public List<String> collisions() {
     return sentences(conflicts);
+  }
+
+  /** The most collisions, and characters of one, a message spells out; conflicts() has all. */
+  private static final int MESSAGE_COLLISIONS = 3;
+  private static final int MESSAGE_CHARS = 300;
+
+  /** The first few collisions, each cut short, and how many more there are. */
+  static String brief(List<String> sentences) {
+    List<String> shown = new java.util.ArrayList<>();
+    for (String s : sentences.subList(0, Math.min(MESSAGE_COLLISIONS, sentences.size()))) {
+      shown.add(s.length() <= MESSAGE_CHARS ? s : s.substring(0, MESSAGE_CHARS) + "...");
+    }
+    int more = sentences.size() - shown.size();
+    return String.join("; ", shown) + (more > 0 ? "; and " + more + " more collision(s) "
+        + "(the exception's conflicts() lists every one)" : "");
   }
 
   static List<String> sentences(List<Collision> conflicts) {

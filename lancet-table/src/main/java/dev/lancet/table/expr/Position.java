@@ -12,11 +12,15 @@ public record Position(int line, int column) {
     return line > 0;
   }
 
-  /** {@code " at column 12"} (or {@code " at line 2, column 3"}), empty when unknown. */
+  /**
+   * {@code " at character 12"} (or {@code " at line 2, character 3"}), empty when unknown: a
+   * place in the SQL text, not a table column.
+   */
   public String describe() {
     if (!known()) {
       return "";
     }
-    return line == 1 ? " at column " + column : " at line " + line + ", column " + column;
+    return line == 1 ? " at character " + column
+        : " at line " + line + ", character " + column;
   }
 }

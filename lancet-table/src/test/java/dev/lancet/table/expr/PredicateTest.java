@@ -149,7 +149,7 @@ class PredicateTest {
     assertThatThrownBy(() -> Predicate.parse("a > 1 AND b IN (SELECT 1)"))
         .isInstanceOf(ExpressionException.class)
         .hasMessageContaining("unsupported in a Lance filter: subquery (SELECT 1)")
-        .hasMessageContaining("at column 16")
+        .hasMessageContaining("at character 16")
         .extracting(e -> ((ExpressionException) e).kind())
         .isEqualTo(ExpressionException.Kind.UNSUPPORTED);
   }
