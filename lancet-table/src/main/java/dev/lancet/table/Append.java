@@ -4,6 +4,8 @@ import dev.lancet.core.action.Ref;
 import dev.lancet.core.commit.CommitResult;
 import dev.lancet.core.transaction.TransactionBuilder;
 import dev.lancet.core.version.Snapshot;
+import dev.lancet.format.model.Schema;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -40,9 +42,10 @@ public final class Append extends WriteBuilder<Append> {
 
   private CommitInfo write() {
     Snapshot read = latest.get();
-    StreamWrite.Written written = StreamWrite.write(ctx, requireData("an append"),
-        read.manifest().schema(), LanceTable.storageVersionOf(read.manifest()), maxRowsPerFile,
-        maxBytesPerFile, onProgress);
+    ArrowReader data = requireData("an append");
+    StreamWrite.Written written = StreamWrite.write(ctx, data,
+        columnsGiven(read.manifest().schema(), data), LanceTable.storageVersionOf(read.manifest()),
+        maxRowsPerFile, maxBytesPerFile, onProgress);
     if (written.files().isEmpty()) {
       return new CommitInfo(read.version(), "", 0, 0, 0);
     }
@@ -55,6 +58,42 @@ public final class Append extends WriteBuilder<Append> {
       }
     });
     return publish(ctx, txn, written, onAttempt, maxRetries);
+  }
+
+  /**
+   * The table's columns the batches carry: all of them, or (when the batches lack some, such as
+   * a column another writer added after they were built) the others, as long as every missing
+   * column is nullable: the appended rows read null in it, as rows of a fragment without data
+   * for a field do.
+   */
+  private static Schema columnsGiven(Schema table, ArrowReader data) {
+    java.util.Set<String> given = new java.util.HashSet<>();
+    try {
+      data.getVectorSchemaRoot().getSchema().getFields().forEach(f -> given.add(f.getName()));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("reading the schema of the append's batches", e);
+    }
+    List<String> present = new java.util.ArrayList<>();
+    List<String> missing = new java.util.ArrayList<>();
+    List<String> required = new java.util.ArrayList<>();
+    for (dev.lancet.format.model.Field f : table.topLevel()) {
+      if (given.contains(f.name())) {
+        present.add(f.name());
+      } else {
+        missing.add(f.name());
+        if (!f.nullable()) {
+          required.add("'" + f.name() + "'");
+        }
+      }
+    }
+    if (!required.isEmpty()) {
+      throw new InvalidInputException("the batches do not match the table's columns; missing: "
+          + String.join(", ", missing) + ". A column the table does not allow null in must be in "
+          + "every batch: " + String.join(", ", required) + " (if another writer added one after "
+          + "the batches were built, read the table's schema again); a missing nullable column "
+          + "reads as null in the appended rows");
+    }
+    return missing.isEmpty() || present.isEmpty() ? table : Columns.restrict(table, present);
   }
 
   static CommitInfo publish(TableContext ctx, TransactionBuilder txn, StreamWrite.Written written,

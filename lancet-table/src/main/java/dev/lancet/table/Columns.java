@@ -44,4 +44,20 @@ final class Columns {
     }
     return false;
   }
+
+  /**
+   * {@code schema} cut to its top-level columns named in {@code names} (with their children),
+   * in schema order: the fields a write of only those columns records.
+   */
+  static Schema restrict(Schema schema, java.util.Collection<String> names) {
+    java.util.Set<Integer> kept = new java.util.HashSet<>();
+    List<Field> fields = new ArrayList<>();
+    for (Field f : schema.fields()) {
+      if (f.isTopLevel() ? names.contains(f.name()) : kept.contains(f.parentId())) {
+        kept.add(f.id());
+        fields.add(f);
+      }
+    }
+    return new Schema(fields, schema.metadata());
+  }
 }

@@ -343,16 +343,7 @@ public final class MergeInsert extends StatementBuilder<MergeInsert> {
 
     /** The table's Lance schema cut to the source's columns (with their children). */
     private dev.lancet.format.model.Schema sourceLance(TableView view) {
-      dev.lancet.format.model.Schema all = view.schema();
-      Set<Integer> kept = new java.util.HashSet<>();
-      List<Field> fields = new ArrayList<>();
-      for (Field f : all.fields()) {
-        if (f.isTopLevel() ? sourceColumns.contains(f.name()) : kept.contains(f.parentId())) {
-          kept.add(f.id());
-          fields.add(f);
-        }
-      }
-      return new dev.lancet.format.model.Schema(fields, all.metadata());
+      return Columns.restrict(view.schema(), sourceColumns);
     }
 
     private org.apache.arrow.vector.types.pojo.Schema sourceArrow(TableView view) {

@@ -123,6 +123,52 @@ class InMemoryBatchesTest {
   }
 
   @Test
+  void anAppendBuiltBeforeANullableColumnWasAddedLandsWithNullsForIt() throws IOException {
+    String uri = tmp.resolve("added").toString();
+    try (BufferAllocator alloc = new RootAllocator()) {
+      try (VectorSchemaRoot a = batch(alloc, 0, 10, "a");
+          LanceTable table = LanceTable.create(uri, a, CreateOptions.defaults())) {
+        try (VectorSchemaRoot built = batch(alloc, 10, 5, "b")) { // on the old schema
+          try (LanceTable other = LanceTable.open(uri)) {
+            other.addColumns().nulls(Field.nullable("note", ArrowType.Utf8.INSTANCE)).commit();
+          }
+          table.append(built);
+        }
+        assertThat(table.version()).isEqualTo(3);
+        TreeMap<Long, String> all = expected(0, 10, "a");
+        all.putAll(expected(10, 5, "b"));
+        assertThat(rows(table)).isEqualTo(all);
+        try (ArrowReader r = table.newScan().select("id", "name", "note").open()) {
+          int seen = 0;
+          while (r.loadNextBatch()) {
+            VectorSchemaRoot b = r.getVectorSchemaRoot();
+            for (int i = 0; i < b.getRowCount(); i++, seen++) {
+              assertThat(b.getVector("note").isNull(i)).isTrue();
+            }
+          }
+          assertThat(seen).isEqualTo(15);
+        }
+      }
+    }
+  }
+
+  @Test
+  void anAppendWithoutANonNullableColumnNamesIt() throws IOException {
+    String uri = tmp.resolve("strict").toString();
+    try (BufferAllocator alloc = new RootAllocator();
+        VectorSchemaRoot a = batch(alloc, 0, 10, "a");
+        LanceTable table = LanceTable.create(uri, a, CreateOptions.defaults())) {
+      Schema nameOnly = new Schema(List.of(Field.nullable("name", ArrowType.Utf8.INSTANCE)));
+      try (VectorSchemaRoot b = VectorSchemaRoot.create(nameOnly, alloc)) {
+        b.setRowCount(0);
+        assertThatThrownBy(() -> table.append(b)).isInstanceOf(InvalidInputException.class)
+            .hasMessageContaining("missing: id").hasMessageContaining("must be in every batch: 'id'");
+      }
+      assertThat(table.version()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void badBatchesAreRefusedAndCommitNothing() throws IOException {
     String uri = tmp.resolve("t").toString();
     try (BufferAllocator alloc = new RootAllocator()) {
