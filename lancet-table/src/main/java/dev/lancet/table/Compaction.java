@@ -117,10 +117,8 @@ public final class Compaction extends StatementBuilder<Compaction> {
     StatementResult r = run(s);
     boolean done = r.committed();
     return new CompactionResult(r.version(), done ? s.removed : 0, r.filesWritten(),
-        done ? s.rewritten : 0, done ? s.materialized : 0, s.skipped,
-        done ? s.coverage : s.coverage.stream()
-            .filter(c -> c.outcome() == IndexCoverage.Outcome.SKIPPED).toList(),
-        r.plans(), r.attempts());
+        done ? s.rewritten : 0, done ? s.materialized : 0, s.skipped, s.coverage, r.plans(),
+        r.attempts());
   }
 
   /** A candidate fragment: rewritten with neighbours only, or even alone (to drop deletions). */

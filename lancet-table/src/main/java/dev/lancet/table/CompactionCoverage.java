@@ -26,8 +26,9 @@ import org.roaringbitmap.RoaringBitmap;
  * ids: the index holds row addresses, which a rewrite changes; or a zone-map or Bloom-filter
  * index, which holds fragment offsets even with stable row ids) the group is skipped, unless the
  * caller allowed losing coverage: then it is rewritten and its rows are unindexed. A segment that
- * records no coverage cannot be reasoned about and always keeps its fragments as they are.
- * System indexes ({@code __lance_*}) are not considered.
+ * records no coverage counts as covering every fragment; if it cannot follow, its fragments keep
+ * as they are even when loss is allowed (readers would take new fragments as covered). System
+ * indexes ({@code __lance_*}) are not considered.
  */
 final class CompactionCoverage {
   /** The index details kinds whose entries name rows by row id when the table has stable ids. */
