@@ -60,7 +60,8 @@ import java.util.Set;
  * both Lancet's legacy rules and lance-core's check; an {@code AssertCellsUnchanged} only on a
  * fragment the Update moves rows out of, which the Update claims whole). Several statements in
  * one commit, reservations, overlays, column rewrites in place, index and base changes stay
- * composite.
+ * composite, except a compaction's index coverage following its rows, which a Rewrite carries
+ * (docs/decisions/0026).
  */
 public final class LegacyForm {
   private LegacyForm() {}
