@@ -89,6 +89,48 @@ class StatementCommandsTest {
     assertThat(text.out()).contains("1 deleted").contains("version");
   }
 
+  /**
+   * docs/decisions/0026: without stable row ids, fragments an index covers are skipped and
+   * reported, unless --allow-index-coverage-loss (the index here is metadata only: the
+   * compaction never reads index files).
+   */
+  @Test
+  void compactSkipsTheFragmentsAnIndexCoversAndSaysSoUnlessLossIsAllowed() throws Exception {
+    String t = tmp.resolve("indexed").toString();
+    StringBuilder sb = new StringBuilder("id,name,score\n");
+    for (int i = 0; i < 20; i++) {
+      sb.append(i).append(",n").append(i).append(',').append(i * 1.5).append('\n');
+    }
+    ok(Cli.run("create", t, "--from", csv("b.csv", sb.toString()).toString(),
+        "--max-rows-per-file", "5", "--json"));
+    try (dev.lancet.core.Table kernel = dev.lancet.core.Table.open(t)) {
+      kernel.newLegacyTransaction(new dev.lancet.core.operation.CreateIndex(
+          java.util.List.of(TableFixture.idIndex(1, java.util.List.of(0L, 1L))),
+          java.util.List.of())).commit();
+    }
+    Cli.Result text = Cli.run("compact", t, "--target-rows-per-fragment", "100");
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out()).contains("compacted 2 fragment(s) into 1",
+        "index 'id_idx': 2 fragment(s) skipped: the table has no stable row ids",
+        "allowIndexCoverageLoss(true)");
+
+    JsonNode again = ok(Cli.run("compact", t, "--target-rows-per-fragment", "100", "--json"));
+    assertThat(again.get("committed").asBoolean()).isFalse();
+    assertInteger(again.get("fragmentsSkipped"), 2);
+    JsonNode skipped = again.get("indexCoverage").get(0);
+    assertThat(skipped.get("index").asText()).isEqualTo("id_idx");
+    assertThat(skipped.get("outcome").asText()).isEqualTo("skipped");
+    assertInteger(skipped.get("fragments"), 2);
+
+    JsonNode lost = ok(Cli.run("compact", t, "--target-rows-per-fragment", "100",
+        "--allow-index-coverage-loss", "--json"));
+    assertThat(lost.get("committed").asBoolean()).isTrue();
+    // 0 and 1 together; the fragment compacted before is not covered, so it is not their group.
+    assertInteger(lost.get("fragmentsRemoved"), 2);
+    assertThat(lost.get("indexCoverage").get(0).get("outcome").asText()).isEqualTo("lost");
+    assertInteger(lost.get("indexCoverage").get(0).get("fragments"), 2);
+  }
+
   @Test
   void badStatementsExitTwoWithAJsonErrorNamingTheProblem() throws Exception {
     String t = table();

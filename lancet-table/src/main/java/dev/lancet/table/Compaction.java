@@ -15,23 +15,40 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Rewrites small fragments, and fragments with many deleted rows, into fragments of about
- * {@link #targetRowsPerFragment} live rows, as lance-core's compaction plans it: runs of
+ * {@link #targetRowsPerFragment} live rows, planned as lance-core's compaction plans it: runs of
  * consecutive candidate fragments (fewer physical rows than the target, or a deleted share above
- * {@link #materializeDeletionsThreshold}) are rewritten together, their live rows in order into
- * fragments of the target's rows (the last one holding the rest); a run of one fragment is
- * rewritten only to drop its deleted rows. So a compacted table compacts to itself.
+ * {@link #materializeDeletionsThreshold}) that the same index segments cover are bins; a bin of
+ * one fragment is rewritten only to drop its deleted rows; a bin is cut, fragment by fragment,
+ * into groups of at least the target's live rows (the last one takes the rest), and each group's
+ * live rows are written in order into fragments of at most the target's rows. So a compacted
+ * table compacts to itself, and the new fragments are the ones lance-core's compaction of the
+ * same version writes.
  *
  * <p>Committed as a {@code data_change = false} rewrite: RemoveFragment of each old fragment and
  * AddFragment + AddDataFile of the new ones, every action marked as no data change; with stable
- * row ids the rows keep their row ids and both row versions (created at, last updated). Index
- * coverage of the removed fragments is pruned (the rewritten rows are unindexed until the index
- * is optimized, which keeps queries right). The rewrite commutes with concurrent appends and merge
- * inserts of new keys; a concurrent commit that changed one of the fragments it rewrote (a
- * delete, an update, a column rewrite) collides, and the compaction is planned again against the
- * new version (within {@link #maxReplans}).
+ * row ids the rows keep their row ids and both row versions (created at, last updated).
+ *
+ * <p><b>Indexes</b> (docs/decisions/0026). Compaction never throws index coverage away
+ * silently. With stable row ids an index keyed by row ids (vector, BTree, bitmap, label-list,
+ * inverted, n-gram) stays valid when its rows move, so its coverage follows them to the new
+ * fragments (an AdjustIndexCoverage per rewritten group; in the legacy form a Rewrite, which
+ * lance-core remaps the same way). An index that cannot follow its rows (every index of a table
+ * without stable row ids, whose entries are row addresses, until Lancet can remap index files;
+ * zone-map and Bloom-filter indexes, which hold fragment offsets) keeps the fragments it covers
+ * as they are: they are skipped, and the other candidates are still compacted. {@link
+ * #allowIndexCoverageLoss(boolean)} rewrites them anyway; their rows are then unindexed (queries
+ * scan them and stay right) until the index is optimized, and a vector index left covering
+ * nothing is dropped. {@link CompactionResult#indexCoverage()} says, per index, what happened to
+ * how many fragments and why.
+ *
+ * <p>The rewrite commutes with concurrent appends and merge inserts of new keys; a concurrent
+ * commit that changed one of the fragments it rewrote (a delete, an update, a column rewrite) or
+ * an index segment it adjusts collides, and the compaction is planned again against the new
+ * version (within {@link #maxReplans}).
  *
  * <pre>{@code
  * CompactionResult r = table.compact().targetRowsPerFragment(1_000_000).commit();
+ * r.indexCoverage().forEach(c -> System.out.println(c.describe()));
  * }</pre>
  */
 public final class Compaction extends StatementBuilder<Compaction> {
@@ -43,6 +60,7 @@ public final class Compaction extends StatementBuilder<Compaction> {
   private long targetRowsPerFragment = DEFAULT_TARGET_ROWS_PER_FRAGMENT;
   private double threshold = DEFAULT_MATERIALIZE_DELETIONS_THRESHOLD;
   private boolean materializeDeletions = true;
+  private boolean allowIndexCoverageLoss = false;
 
   Compaction(TableContext ctx, Supplier<Snapshot> latest) {
     super(ctx, latest);
@@ -82,12 +100,36 @@ public final class Compaction extends StatementBuilder<Compaction> {
     return this;
   }
 
+  /**
+   * Whether fragments covered by an index that cannot follow its rows into new fragments are
+   * rewritten anyway (default false: they are skipped). With true their rows become unindexed
+   * until the index is optimized or rebuilt, and a vector index left covering nothing is dropped;
+   * building an index can take hours, so this is the caller's explicit choice
+   * (docs/decisions/0026). An index that records no coverage keeps its fragments even so.
+   */
+  public Compaction allowIndexCoverageLoss(boolean allow) {
+    this.allowIndexCoverageLoss = allow;
+    return this;
+  }
+
   public CompactionResult commit() {
     CompactStatement s = new CompactStatement();
     StatementResult r = run(s);
-    return new CompactionResult(r.version(), r.committed() ? s.removed : 0, r.filesWritten(),
-        r.committed() ? s.rewritten : 0, r.committed() ? s.materialized : 0, r.plans(),
+    boolean done = r.committed();
+    return new CompactionResult(r.version(), done ? s.removed : 0, r.filesWritten(),
+        done ? s.rewritten : 0, done ? s.materialized : 0, s.skipped, s.coverage, r.plans(),
         r.attempts());
+  }
+
+  /** A candidate fragment: rewritten with neighbours only, or even alone (to drop deletions). */
+  private enum Candidacy { WITH_NEIGHBOURS, ITSELF }
+
+  /** Consecutive candidates with one index signature, and their live rows. */
+  private record Bin(List<ViewFragment> fragments, List<Candidacy> candidacy, List<Long> live,
+      List<java.util.UUID> signature) {}
+
+  private static List<Long> ids(List<ViewFragment> fragments) {
+    return fragments.stream().map(ViewFragment::id).toList();
   }
 
   /** The compaction of the newest version; its counts are those of its last plan. */
@@ -95,6 +137,8 @@ public final class Compaction extends StatementBuilder<Compaction> {
     int removed;
     long rewritten;
     long materialized;
+    int skipped;
+    List<IndexCoverage> coverage = List.of();
 
     @Override
     public String kind() {
@@ -113,8 +157,18 @@ public final class Compaction extends StatementBuilder<Compaction> {
       materialized = 0;
       TableView view = plan.view();
       TableContext ctx = plan.ctx();
-      List<List<ViewFragment>> groups = groups(view, ctx);
+      CompactionCoverage indexes = new CompactionCoverage(view.read().indices(),
+          view.stableRowIds(), allowIndexCoverageLoss);
+      List<List<ViewFragment>> groups = new ArrayList<>();
+      for (Bin bin : bins(view, ctx, indexes)) {
+        for (List<ViewFragment> group : splitForSize(bin)) {
+          if (!indexes.skip(ids(group))) {
+            groups.add(group);
+          }
+        }
+      }
       List<Field> top = view.schema().topLevel();
+      java.util.Set<Long> removedAll = new java.util.HashSet<>();
       try (RowSink sink = new RowSink(plan, step, false, targetRowsPerFragment)) {
         for (List<ViewFragment> group : groups) {
           // Fragments are read a few ahead on other threads while this one writes, in order.
@@ -128,15 +182,22 @@ public final class Compaction extends StatementBuilder<Compaction> {
           for (ViewFragment f : group) {
             materialized += f.deleted(ctx).cardinality();
             removed++;
+            removedAll.add(f.id());
           }
           sink.finish(); // a group's rows never share a fragment with another group's
+          // One group's actions together: its new fragments (above), the old ones removed, then
+          // the index coverage that follows the rows (the legacy form reads groups off this order).
+          List<PendingFragment> added = sink.takeWritten();
+          for (ViewFragment f : group) {
+            step.add(new RemoveFragment(f.ref(), false));
+          }
+          List<Long> old = ids(group);
+          indexes.rewrite(old);
+          step.add(() -> indexes.actions(old, added.stream().map(PendingFragment::ref).toList()));
         }
       }
-      for (List<ViewFragment> group : groups) {
-        for (ViewFragment f : group) {
-          step.add(new RemoveFragment(f.ref(), false));
-        }
-      }
+      skipped = indexes.fragmentsSkipped();
+      coverage = indexes.outcomes(ids(view.fragments()), removedAll);
       return Counts.NONE;
     }
 
@@ -172,37 +233,84 @@ public final class Compaction extends StatementBuilder<Compaction> {
       }
     }
 
-    /** The groups of fragments to rewrite, each into fragments of about the target's rows. */
-    private List<List<ViewFragment>> groups(TableView view, TableContext ctx) {
-      List<List<ViewFragment>> out = new ArrayList<>();
-      List<ViewFragment> current = new ArrayList<>();
+    /**
+     * The bins: runs of consecutive candidates that the same index segments cover, without the
+     * bins that would change nothing (one fragment that is a candidate only with neighbours).
+     */
+    private List<Bin> bins(TableView view, TableContext ctx, CompactionCoverage indexes) {
+      List<Bin> out = new ArrayList<>();
+      Bin current = null;
       for (ViewFragment f : view.fragments()) {
-        boolean small = f.fragment().physicalRows() < targetRowsPerFragment;
-        boolean deletions = materializeDeletions && f.fragment().deletionFile().isPresent()
-            && deletedShare(f, ctx) > threshold;
-        if (!small && !deletions) {
-          close(out, current, ctx);
-          current = new ArrayList<>();
+        Optional<Candidacy> c = candidacy(f, ctx);
+        if (c.isEmpty()) {
+          current = close(out, current);
           continue;
         }
-        current.add(f);
+        List<java.util.UUID> signature = indexes.signature(f.id());
+        if (current != null && !current.signature().equals(signature)) {
+          current = close(out, current);
+        }
+        if (current == null) {
+          current = new Bin(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), signature);
+        }
+        current.fragments().add(f);
+        current.candidacy().add(c.get());
+        current.live().add(f.liveRows(ctx));
       }
-      close(out, current, ctx);
+      close(out, current);
+      return out;
+    }
+
+    private Optional<Candidacy> candidacy(ViewFragment f, TableContext ctx) {
+      if (materializeDeletions && f.fragment().deletionFile().isPresent()
+          && deletedShare(f, ctx) > threshold) {
+        return Optional.of(Candidacy.ITSELF);
+      }
+      if (f.fragment().physicalRows() < targetRowsPerFragment) {
+        return Optional.of(Candidacy.WITH_NEIGHBOURS);
+      }
+      return Optional.empty();
+    }
+
+    private Bin close(List<Bin> out, Bin bin) {
+      if (bin != null && (bin.fragments().size() > 1
+          || bin.candidacy().get(0) == Candidacy.ITSELF)) {
+        out.add(bin);
+      }
+      return null;
+    }
+
+    /**
+     * A bin cut into groups, whole fragments each: a group takes fragments until it holds the
+     * target's live rows, as long as what is left holds that much too; the last group takes the
+     * rest.
+     */
+    private List<List<ViewFragment>> splitForSize(Bin bin) {
+      List<List<ViewFragment>> out = new ArrayList<>();
+      int at = 0;
+      int n = bin.fragments().size();
+      while (at < n) {
+        int end = at;
+        long rows = 0;
+        while (rows < targetRowsPerFragment && end < n) {
+          rows += bin.live().get(end++);
+        }
+        long rest = 0;
+        for (int i = end; i < n; i++) {
+          rest += bin.live().get(i);
+        }
+        if (rest < targetRowsPerFragment) {
+          end = n;
+        }
+        out.add(bin.fragments().subList(at, end));
+        at = end;
+      }
       return out;
     }
 
     private double deletedShare(ViewFragment f, TableContext ctx) {
       long physical = f.fragment().physicalRows();
       return physical == 0 ? 0 : (double) f.deleted(ctx).cardinality() / physical;
-    }
-
-    /** A group is worth rewriting with two or more fragments, or one with deletions to drop. */
-    private void close(List<List<ViewFragment>> out, List<ViewFragment> group, TableContext ctx) {
-      if (group.size() > 1 || (group.size() == 1 && materializeDeletions
-          && group.get(0).fragment().deletionFile().isPresent()
-          && deletedShare(group.get(0), ctx) > threshold)) {
-        out.add(group);
-      }
     }
   }
 }

@@ -151,8 +151,8 @@ final class RowSink implements AutoCloseable {
     int start = 0;
     for (WrittenFile f : files) {
       int n = Math.toIntExact(f.physicalRows());
-      plan.addFragment(step, f, dataChange, rowIdsOf(start, n), versionsOf(created, start, n),
-          versionsOf(updated, start, n));
+      written.add(plan.addFragment(step, f, dataChange, rowIdsOf(start, n),
+          versionsOf(created, start, n), versionsOf(updated, start, n)));
       start += n;
     }
     if (start != rows) {
@@ -192,6 +192,13 @@ final class RowSink implements AutoCloseable {
     if (writer != null) {
       finishFile();
     }
+  }
+
+  /** The fragments finished since the last call, in the order they were written. */
+  List<PendingFragment> takeWritten() {
+    List<PendingFragment> out = List.copyOf(written);
+    written.clear();
+    return out;
   }
 
   @Override

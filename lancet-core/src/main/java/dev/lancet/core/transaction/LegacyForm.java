@@ -4,6 +4,7 @@ import dev.lancet.core.action.Action;
 import dev.lancet.core.action.AddDataFile;
 import dev.lancet.core.action.AddField;
 import dev.lancet.core.action.AddFragment;
+import dev.lancet.core.action.AdjustIndexCoverage;
 import dev.lancet.core.action.AlterField;
 import dev.lancet.core.action.AssertCellsUnchanged;
 import dev.lancet.core.action.AssertUniqueKeys;
@@ -59,7 +60,8 @@ import java.util.Set;
  * both Lancet's legacy rules and lance-core's check; an {@code AssertCellsUnchanged} only on a
  * fragment the Update moves rows out of, which the Update claims whole). Several statements in
  * one commit, reservations, overlays, column rewrites in place, index and base changes stay
- * composite.
+ * composite, except a compaction's index coverage following its rows, which a Rewrite carries
+ * (docs/decisions/0026).
  */
 public final class LegacyForm {
   private LegacyForm() {}
@@ -96,7 +98,7 @@ public final class LegacyForm {
     }
     List<LegacyOperation> candidates;
     try {
-      candidates = candidates(step, read, composite.manifest());
+      candidates = candidates(step, read, indices, composite.manifest());
     } catch (NotLowerable e) {
       return Outcome.none(e.getMessage());
     }
@@ -124,7 +126,8 @@ public final class LegacyForm {
   }
 
   /** The legacy operations that may express {@code step}, most specific first. */
-  private static List<LegacyOperation> candidates(UserStep step, Manifest read, Manifest post) {
+  private static List<LegacyOperation> candidates(UserStep step, Manifest read,
+      List<IndexSegment> indices, Manifest post) {
     Shape s = new Shape(step.actions());
     if (s.only(ConfigUpdate.class)) {
       return s.count(ConfigUpdate.class) == 1
@@ -153,10 +156,10 @@ public final class LegacyForm {
       }
       return List.of(update(s, read, post));
     }
-    if (s.only(RemoveFragment.class, AddFragment.class, AddDataFile.class)
-        && s.has(RemoveFragment.class) && s.has(AddFragment.class)) {
+    if (s.only(RemoveFragment.class, AddFragment.class, AddDataFile.class,
+        AdjustIndexCoverage.class) && s.has(RemoveFragment.class) && s.has(AddFragment.class)) {
       s.requireNewFragments(false);
-      return List.of(rewrite(s, read, post));
+      return List.of(rewrite(step.actions(), read, indices, post));
     }
     if (s.only(AddField.class, DropField.class, AlterField.class) && s.renamesOnly()) {
       List<LegacyOperation> out = new ArrayList<>();
@@ -236,23 +239,82 @@ public final class LegacyForm {
         List.of(), List.of(), List.of(), Update.UpdateMode.REWRITE_ROWS, inserted, Map.of());
   }
 
-  private static Rewrite rewrite(Shape s, Manifest read, Manifest post) {
+  /**
+   * A compaction as a Rewrite of one group per rewrite group of the composite, read off the
+   * action order the table API writes a group in: its new fragments, the old ones removed, the
+   * index coverage that follows the rows (docs/decisions/0026). A group starts at a new fragment
+   * after a removal, or at a removal that follows an index adjustment or a removal of a fragment
+   * the read version's index segments cover differently (two consecutive groups without new
+   * fragments are told apart that way; merging groups with the same coverage changes nothing a
+   * Rewrite does). The new fragments keep their order, so the legacy apply mints the ids the
+   * composite does; the apply comparison checks the rest, index coverage included. Actions in
+   * another order make one group.
+   */
+  private static Rewrite rewrite(List<Action> actions, Manifest read, List<IndexSegment> indices,
+      Manifest post) {
     Map<Long, Fragment> before = new HashMap<>();
     read.fragments().forEach(f -> before.put(f.id(), f));
-    List<Fragment> old = new ArrayList<>();
-    for (RemoveFragment r : s.actions(RemoveFragment.class)) {
-      if (r.dataChange()) {
-        throw new NotLowerable("it removes fragment " + r.fragment() + " as a data change");
+    List<Fragment> added = newFragments(new Shape(actions), read, post);
+    List<List<Fragment>> olds = new ArrayList<>();
+    List<List<Fragment>> news = new ArrayList<>();
+    int next = 0;
+    Action previous = null;
+    List<Integer> previousCoverage = List.of();
+    for (Action a : actions) {
+      if (a instanceof AddFragment) {
+        if (olds.isEmpty() || !olds.get(olds.size() - 1).isEmpty()) {
+          olds.add(new ArrayList<>());
+          news.add(new ArrayList<>());
+        }
+        news.get(news.size() - 1).add(added.get(next++));
+      } else if (a instanceof RemoveFragment r) {
+        if (r.dataChange()) {
+          throw new NotLowerable("it removes fragment " + r.fragment() + " as a data change");
+        }
+        long id = committedFragment(r.fragment(), "a compaction");
+        Fragment f = before.get(id);
+        if (f == null) {
+          throw new NotLowerable("it removes fragment " + Long.toUnsignedString(id)
+              + ", which the read version does not hold");
+        }
+        List<Integer> coverage = coveringSegments(indices, id);
+        boolean sameGroup = previous instanceof AddFragment || previous instanceof AddDataFile
+            || previous instanceof RemoveFragment && coverage.equals(previousCoverage);
+        if (olds.isEmpty() || !sameGroup) {
+          olds.add(new ArrayList<>());
+          news.add(new ArrayList<>());
+        }
+        olds.get(olds.size() - 1).add(f);
+        previousCoverage = coverage;
+      } else if (a instanceof AdjustIndexCoverage && olds.isEmpty()) {
+        throw new NotLowerable("it adjusts index coverage before it rewrites anything");
       }
-      long id = committedFragment(r.fragment(), "a compaction");
-      Fragment f = before.get(id);
-      if (f == null) {
-        throw new NotLowerable("it removes fragment " + Long.toUnsignedString(id)
-            + ", which the read version does not hold");
-      }
-      old.add(f);
+      previous = a;
     }
-    return new Rewrite(List.of(new Rewrite.Group(old, newFragments(s, read, post))), List.of());
+    if (olds.stream().anyMatch(List::isEmpty)) {
+      // Not in the table API's order (removals first, say): one group, as a Rewrite of a
+      // compaction that no index constrains.
+      List<Fragment> all = new ArrayList<>();
+      olds.forEach(all::addAll);
+      return new Rewrite(List.of(new Rewrite.Group(all, added)), List.of());
+    }
+    List<Rewrite.Group> groups = new ArrayList<>();
+    for (int g = 0; g < olds.size(); g++) {
+      groups.add(new Rewrite.Group(olds.get(g), news.get(g)));
+    }
+    return new Rewrite(groups, List.of());
+  }
+
+  /** The positions of the index segments whose recorded coverage holds fragment {@code id}. */
+  private static List<Integer> coveringSegments(List<IndexSegment> indices, long id) {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < indices.size(); i++) {
+      var covered = indices.get(i).coveredFragments();
+      if (covered.isPresent() && id <= 0xFFFF_FFFFL && covered.get().contains((int) id)) {
+        out.add(i);
+      }
+    }
+    return out;
   }
 
   /** The post-images of the fragments that got a deletion file. */

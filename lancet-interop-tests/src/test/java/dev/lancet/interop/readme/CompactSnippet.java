@@ -15,6 +15,7 @@ final class CompactSnippet {
           .commit();   // row ids kept; concurrent appends and upserts are not disturbed
       System.out.println(r.fragmentsRemoved() + " fragments into " + r.fragmentsAdded() + ", "
           + r.rowsRewritten() + " rows rewritten");
+      r.indexCoverage().forEach(c -> System.out.println(c.describe()));   // kept, skipped, lost
     }
     // README:end
     return r;

@@ -143,6 +143,20 @@ class WriteFormParityTest {
     out.add(new Case("compaction", "Rewrite", (t, a) -> t.delete("id % 3 = 0"),
         (t, a) -> t.compact().targetRowsPerFragment(1000).materializeDeletionsThreshold(0.1)
             .commit()));
+    // docs/decisions/0026: a BTree lance-core built over fragments 0-4, fragment 5 appended
+    // after it. With stable row ids both groups are rewritten and the index follows its rows (a
+    // Rewrite of two groups); without, the covered group is skipped (a Rewrite of one).
+    out.add(new Case("compaction around an index", "Rewrite", (t, a) -> {
+      dev.lancet.datafile.lance.LanceDatasets.withDataset(Path.of(t.uri()),
+          java.util.Optional.empty(), ds -> ds.createIndex(org.lance.index.IndexOptions.builder(
+              List.of("id"), org.lance.index.IndexType.BTREE, org.lance.index.IndexParams.builder()
+                  .setScalarIndexParams(org.lance.index.scalar.ScalarIndexParams.create("btree"))
+                  .build()).withIndexName("id_idx").build()));
+      try (var rows = new GeneratedRows(a, 5000, 300, 128, DIM)) {
+        t.append(rows);
+      }
+      t.delete("id % 3 = 0");
+    }, (t, a) -> t.compact().targetRowsPerFragment(1000).commit()));
     return out;
   }
 
