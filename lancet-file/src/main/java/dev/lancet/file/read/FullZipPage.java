@@ -91,6 +91,15 @@ final class FullZipPage implements PageDecoder {
     return numRows;
   }
 
+  /** Where the items and the repetition index lie (the index at 0 for fixed width); for tests. */
+  long dataPos() {
+    return dataPos;
+  }
+
+  long repPos() {
+    return repPos;
+  }
+
   /** How the page's values are held, for the tests' coverage check. */
   String describe() {
     return "FullZip(" + (valueBytes > 0 ? "fixed " + valueBytes * 8 : "variable "

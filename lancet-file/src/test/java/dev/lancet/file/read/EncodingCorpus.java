@@ -65,8 +65,6 @@ final class EncodingCorpus {
     out.add(new Column(fsl("bin32", 32, new ArrowType.Int(8, false), false), p(R, 0)));
     out.add(new Column(struct("st", true, null, leaf("a", I32, true),
         leaf("b", ArrowType.Utf8.INSTANCE, true)), p(R, 0.2)));
-    out.add(new Column(struct("packed", false, Map.of("packed", "true"), leaf("x", I32, false),
-        leaf("y", F64, false)), p(R, 0)));
     out.add(new Column(list("li", leaf("item", I32, true), true), p(R, 0.2)));
     out.add(new Column(largeList("lls", leaf("item", ArrowType.Utf8.INSTANCE, true), true),
         p(R, 0.1)));
@@ -83,7 +81,9 @@ final class EncodingCorpus {
         new RandomData.Profile(RandomData.Shape.LARGE, 0.1, 0, 40_000)));
     out.add(new Column(leaf("bigbin", ArrowType.Binary.INSTANCE, false),
         new RandomData.Profile(RandomData.Shape.LARGE, 0, 0, 3000)));
-    out.add(new Column(leaf("ls", ArrowType.LargeUtf8.INSTANCE, true), p(R, 0.1)));
+    // Nullable but without nulls: lance-core 7.0.0 aborts the JVM (a Rust assertion in
+    // arrow-array) reading a batch of only null large strings, so the oracle cannot be asked.
+    out.add(new Column(leaf("ls", ArrowType.LargeUtf8.INSTANCE, true), p(R, 0)));
     out.add(new Column(leaf("lb", ArrowType.LargeBinary.INSTANCE, true), p(R, 0.1)));
     out.add(new Column(leaf("f32", F32, true), p(R, 0.1)));
     out.add(new Column(leaf("f64", F64, false), p(R, 0)));
@@ -102,6 +102,11 @@ final class EncodingCorpus {
         list("l", leaf("item", I32, true), true))), p(R, 0.2)));
     out.add(new Column(leaf("bss", F32, false, Map.of("lance-encoding:bss", "on")), p(R, 0)));
     out.add(new Column(leaf("allnull", I32, true), p(R, 1.0)));
+    // Last: lance-core 7.0.0's reader counts a packed struct's children as columns when it
+    // projects by name, so it cannot read the columns after one (it asks for a column past the
+    // last).
+    out.add(new Column(struct("packed", false, Map.of("packed", "true"), leaf("x", I32, false),
+        leaf("y", F64, false)), p(R, 0)));
     return out;
   }
 }
