@@ -128,7 +128,8 @@ final class ColumnPages {
           layout.getMiniBlockLayout(), where);
       case FULL_ZIP_LAYOUT -> fullZip(file, page, rows, kind, depth, layout.getFullZipLayout(),
           where);
-      case CONSTANT_LAYOUT -> constant(page, rows, depth, layout.getConstantLayout(), where);
+      case CONSTANT_LAYOUT -> constant(file, page, rows, depth, layout.getConstantLayout(),
+          where);
       default -> throw new UnsupportedFileException(where + ": layout "
           + layout.getLayoutCase());
     };
@@ -167,17 +168,28 @@ final class ColumnPages {
     return false;
   }
 
-  private static PageDecoder constant(ColumnMetadata.Page page, long rows, int depth,
-      ConstantLayout c, String where) throws UnsupportedFileException {
+  private static PageDecoder constant(LanceFile file, ColumnMetadata.Page page, long rows,
+      int depth, ConstantLayout c, String where)
+      throws UnsupportedFileException, CorruptFileException {
     if (!c.hasInlineValue() && !c.hasRepCompression() && !c.hasDefCompression()
-        && c.getNumRepValues() == 0 && c.getNumDefValues() == 0
-        && page.getBufferOffsetsCount() == 0) {
+        && c.getNumRepValues() == 0) {
       int[] cmp = levelsOf(c.getLayersList(), depth, where);
-      if (anyNullable(cmp)) {
-        return new AllNullPage(rows, cmp);
+      if (anyNullable(cmp) && page.getBufferOffsetsCount() == 0) {
+        return new AllNullPage(rows, cmp, file, 0, false, where);
+      }
+      // Raw u16 levels: no repetition (buffer 0 empty), one definition level per row.
+      if (anyNullable(cmp) && page.getBufferOffsetsCount() == 2 && page.getBufferSizes(0) == 0) {
+        long defs = c.getNumDefValues() != 0 ? c.getNumDefValues() : rows;
+        if (defs != rows || page.getBufferSizes(1) != 2 * rows) {
+          throw new CorruptFileException(where + ": an all-null page of " + rows + " rows with "
+              + page.getBufferSizes(1) + " bytes of definition levels (" + defs + " declared)");
+        }
+        return new AllNullPage(rows, cmp, file, page.getBufferOffsets(1), true, where);
       }
     }
-    throw new UnsupportedFileException(where + ": a constant layout other than all-null");
+    throw new UnsupportedFileException(where + ": a constant layout other than all-null ("
+        + com.google.protobuf.TextFormat.shortDebugString(c) + ", "
+        + page.getBufferOffsetsCount() + " buffers)");
   }
 
   private static PageDecoder miniBlock(LanceFile file, ColumnMetadata.Page page, long rows,
@@ -281,23 +293,33 @@ final class ColumnPages {
     switch (z.getDetailsCase()) {
       case BITS_PER_VALUE -> {
         long bits = Integer.toUnsignedLong(z.getBitsPerValue());
-        boolean fits = kind.rowBytes() > 0 && bits == kind.rowBytes() * 8L
-            && (e.hasFlat() && !e.getFlat().hasData() && e.getFlat().getBitsPerValue() == bits
-                && kind.dimension() == 1
+        // A fixed-size list with item validity prepends each row's validity bytes.
+        boolean itemValidity = e.hasFixedSizeList() && e.getFixedSizeList().getHasValidity();
+        int validityBytes = itemValidity ? (kind.dimension() + 7) / 8 : 0;
+        boolean fits = kind.rowBytes() > 0
+            && bits == (kind.rowBytes() + (long) validityBytes) * 8L
+            && (e.hasFlat() && !e.getFlat().hasData() && kind.dimension() == 1
+                && e.getFlat().getBitsPerValue() == bits
                 || e.hasFixedSizeList() && kind.dimension() > 1
                     && e.getFixedSizeList().getItemsPerValue() == kind.dimension()
-                    && !e.getFixedSizeList().getHasValidity()
                     && e.getFixedSizeList().getValues().hasFlat()
                     && !e.getFixedSizeList().getValues().getFlat().hasData()
-                    && e.getFixedSizeList().getValues().getFlat().getBitsPerValue() * kind.dimension()
-                        == bits);
+                    && e.getFixedSizeList().getValues().getFlat().getBitsPerValue()
+                        == kind.fixedBytes() * 8L);
+        if (bits == 0 && kind.dimension() > 1 && e.hasConstant() && !e.getConstant().hasValue()
+            && page.getBufferOffsetsCount() == 1) {
+          // A fixed-size list whose items are all null: the items leave no bytes.
+          return new FullZipPage(file, where, rows, page.getBufferOffsets(0),
+              page.getBufferSizes(0), z.getBitsDef(), cmp, kind.rowBytes(), -1, 0,
+              Optional.empty(), Optional.empty(), 0, 0);
+        }
         if (!fits || page.getBufferOffsetsCount() != 1) {
           throw new UnsupportedFileException(where + ": a full-zip page of " + bits + "-bit "
               + "values coded as " + e.getCompressionCase() + " for " + kind);
         }
         return new FullZipPage(file, where, rows, page.getBufferOffsets(0),
-            page.getBufferSizes(0), z.getBitsDef(), cmp, kind.rowBytes(), 0, Optional.empty(),
-            Optional.empty(), 0, 0);
+            page.getBufferSizes(0), z.getBitsDef(), cmp, kind.rowBytes(), validityBytes, 0,
+            Optional.empty(), Optional.empty(), 0, 0);
       }
       case BITS_PER_OFFSET -> {
         int bits = z.getBitsPerOffset();
@@ -323,7 +345,7 @@ final class ColumnPages {
               + "buffers (values, repetition index), not " + page.getBufferOffsetsCount());
         }
         return new FullZipPage(file, where, rows, page.getBufferOffsets(0),
-            page.getBufferSizes(0), z.getBitsDef(), cmp, 0, bits / 8, codec, fsst,
+            page.getBufferSizes(0), z.getBitsDef(), cmp, 0, 0, bits / 8, codec, fsst,
             page.getBufferOffsets(1), page.getBufferSizes(1));
       }
       default -> throw new CorruptFileException(where + ": a full-zip layout without its value "

@@ -13,8 +13,9 @@ import java.util.Optional;
  * levels) followed by its value. Page buffer 0 holds the items back to back.
  *
  * <ul>
- *   <li>Fixed width: every item is the control word and {@code valueBytes} bytes (a null item
- *       too), so row {@code r} is at {@code r * (ctrlBytes + valueBytes)}.</li>
+ *   <li>Fixed width: every item is the control word, the validity bits of a fixed-size list's
+ *       items ({@code validityBytes}, when it has them) and {@code valueBytes} bytes (a null item
+ *       too), so row {@code r} is at {@code r} times their sum.</li>
  *   <li>Variable width: a valid item is the control word, its length ({@code lengthBytes}) and
  *       its bytes (each value compressed on its own when {@code codec} is present, then FSST
  *       when {@code fsst} is); a null item
@@ -39,6 +40,12 @@ final class FullZipPage implements PageDecoder {
   private final int maxLevel;
   /** Fixed width: bytes per value; variable width: 0. */
   private final int valueBytes;
+  /**
+   * Fixed width: bytes of item validity before each value (a fixed-size list's items); -1 for
+   * a fixed-size list whose items are all null (no item bytes at all).
+   */
+  private final int validityBytes;
+  private final boolean itemsAllNull;
   private final int lengthBytes;
   private final Optional<GeneralCodec> codec;
   private final Optional<FsstSymbols> fsst;
@@ -48,7 +55,8 @@ final class FullZipPage implements PageDecoder {
   private byte[] fullZipBytes = new byte[0];
 
   FullZipPage(LanceFile file, String where, long numRows, long dataPos, long dataSize,
-      int bitsDef, int[] cmp, int valueBytes, int lengthBytes, Optional<GeneralCodec> codec,
+      int bitsDef, int[] cmp, int valueBytes, int validityBytes, int lengthBytes,
+      Optional<GeneralCodec> codec,
       Optional<FsstSymbols> fsst, long repPos, long repSize) throws CorruptFileException {
     this.file = file;
     this.where = where;
@@ -64,13 +72,15 @@ final class FullZipPage implements PageDecoder {
     }
     this.maxLevel = max;
     this.valueBytes = valueBytes;
+    this.itemsAllNull = validityBytes < 0;
+    this.validityBytes = Math.max(0, validityBytes);
     this.lengthBytes = lengthBytes;
     this.codec = codec;
     this.fsst = fsst;
     this.repPos = repPos;
     if (valueBytes > 0) {
       this.repBytes = 0;
-      long stride = ctrlBytes + (long) valueBytes;
+      long stride = ctrlBytes + (itemsAllNull ? 0 : (long) this.validityBytes + valueBytes);
       if (dataSize < stride * numRows) {
         throw new CorruptFileException(where + ": " + numRows + " items of " + stride
             + " bytes need " + stride * numRows + " bytes, the page buffer has " + dataSize);
@@ -149,13 +159,16 @@ final class FullZipPage implements PageDecoder {
 
   /** Decodes page rows from {@code a} (at most to {@code b}) to batch row {@code out}. */
   private int fixedRun(long a, long b, VectorSink sink, int out) throws IOException {
-    int stride = ctrlBytes + valueBytes;
+    int stride = ctrlBytes + (itemsAllNull ? 0 : validityBytes + valueBytes);
+    if (itemsAllNull) {
+      return allNullItemsRun(a, b, sink, out, stride);
+    }
     long rows = Math.max(1, Math.min(b - a, WINDOW_BYTES / stride));
     Scratch scratch = file.scratch();
     ByteBuffer w = scratch.window((int) (rows * stride));
     file.readFully(dataPos + a * stride, w);
     int n = (int) rows;
-    if (ctrlBytes == 0) {
+    if (ctrlBytes == 0 && validityBytes == 0) {
       sink.putRaw(w, 0, n, out);
       sink.setItemValidity(null, -1, 0, n, out);
       sink.setValid(out, n);
@@ -163,10 +176,30 @@ final class FullZipPage implements PageDecoder {
     }
     for (int i = 0; i < n; i++) {
       int p = i * stride;
-      sink.putRaw(w, p + ctrlBytes, 1, out + i);
-      validity(sink, out + i, level(w, p), where + ", row " + (a + i));
+      sink.putRaw(w, p + ctrlBytes + validityBytes, 1, out + i);
+      sink.setItemValidity(w, validityBytes > 0 ? p + ctrlBytes : -1, 0, 1, out + i);
+      if (ctrlBytes == 0) {
+        sink.setValid(out + i, 1);
+      } else {
+        validity(sink, out + i, level(w, p), where + ", row " + (a + i));
+      }
     }
-    sink.setItemValidity(null, -1, 0, n, out);
+    return n;
+  }
+
+  /** Rows of a list whose items are all null: only the rows' own validity is stored. */
+  private int allNullItemsRun(long a, long b, VectorSink sink, int out, int stride)
+      throws IOException {
+    int n = (int) Math.min(b - a, 1 << 16);
+    if (stride == 0) {
+      sink.setValid(out, n);
+      return n;
+    }
+    ByteBuffer w = file.scratch().window(n * stride);
+    file.readFully(dataPos + a * stride, w);
+    for (int i = 0; i < n; i++) {
+      validity(sink, out + i, level(w, i * stride), where + ", row " + (a + i));
+    }
     return n;
   }
 
