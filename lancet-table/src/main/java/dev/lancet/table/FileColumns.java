@@ -3,7 +3,6 @@ package dev.lancet.table;
 import dev.lancet.format.model.DataFile;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -41,21 +40,6 @@ final class FileColumns {
 
   /** Slots of one Arrow field (with its children) in a file of version 2.0 or 2.1+. */
   static int slots(Field f, boolean v20) {
-    if (f.getType() instanceof ArrowType.FixedSizeList) {
-      boolean structItem = f.getChildren().get(0).getType() instanceof ArrowType.Struct;
-      return v20 || !structItem ? 1 : slotsOfChildren(f, v20);
-    }
-    if (f.getChildren().isEmpty()) {
-      return 1;
-    }
-    return (v20 ? 1 : 0) + slotsOfChildren(f, v20);
-  }
-
-  private static int slotsOfChildren(Field f, boolean v20) {
-    int n = 0;
-    for (Field c : f.getChildren()) {
-      n += slots(c, v20);
-    }
-    return n;
+    return dev.lancet.file.schema.ColumnLayout.slots(f, 2, v20 ? 0 : 1);
   }
 }

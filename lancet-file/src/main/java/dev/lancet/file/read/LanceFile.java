@@ -10,53 +10,49 @@ import dev.lancet.format.pb.File2Protos;
 import dev.lancet.format.pb.FileProtos;
 import dev.lancet.file.schema.LanceSchemas;
 import dev.lancet.file.schema.SchemaException;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.Objects;
 import dev.lancet.file.RowRange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * One open Lance 2.1 data file (the 2.1 side of {@link LanceDataFile}): its footer, schema (global buffer 0, a
- * {@code lance.file.FileDescriptor}) and, on demand, each column's metadata. Every position and
- * size read from the file is checked against the file's length and the regions around it
- * before it is used. Reads are positional, so one open file serves any number of sequential
- * reads; it is not safe for concurrent use.
+ * {@code lance.file.FileDescriptor}), global buffers and, on demand, each column's metadata.
+ * Every position and size read from the file is checked against the file's length and the
+ * regions around it before it is used. Support is decided per top-level field: a field whose
+ * columns the Java reader cannot decode is named by {@link #unsupported} and the other fields
+ * are still read. Every byte is read through one {@link ByteSource}. Reads are positional, so one
+ * open file serves any number of sequential reads; it is not safe for concurrent use.
  */
 public final class LanceFile implements LanceDataFile {
-  /** Logical types whose Arrow form {@link LanceSchemas#toArrow} gives exactly as lance-core. */
-  private static final Set<String> LEAF_TYPES = Set.of("bool", "int8", "uint8", "int16",
-      "uint16", "int32", "uint32", "int64", "uint64", "float", "double", "string", "binary",
-      "large_string", "large_binary", "date32:day", "date64:ms");
-  private static final Set<String> LEAF_TYPE_PREFIXES = Set.of("timestamp:", "time32:",
-      "time64:", "duration:");
-
   private final Path path;
-  private final FileChannel channel;
+  private final ByteSource source;
   private final long size;
   private final LanceFileFooter footer;
   private final long[] columnMetadataPositions;
   private final long[] columnMetadataSizes;
+  private final long[] globalBufferPositions;
+  private final long[] globalBufferSizes;
   private final List<Field> fields;
   private final Schema schema;
   private final long numRows;
+  private final List<FieldColumns> topFields;
   private final ColumnPages[] columns;
   private final Scratch scratch = new Scratch();
 
-  private LanceFile(Path path, FileChannel channel) throws IOException {
+  private LanceFile(Path path, ByteSource source) throws IOException {
     this.path = path;
-    this.channel = channel;
-    this.size = channel.size();
+    this.source = source;
+    this.size = source.size();
     String where = path.toString();
     if (size < LanceFileFooter.SIZE) {
       throw new CorruptFileException(where + ": " + size + " bytes is too short for a Lance "
@@ -72,13 +68,19 @@ public final class LanceFile implements LanceDataFile {
       throw new CorruptFileException(where + ": no global buffers (global buffer 0 holds the "
           + "schema)");
     }
-    ByteBuffer gbo = read(footer.globalBufferOffsetsStart(), 16);
-    long schemaPos = gbo.getLong();
-    long schemaSize = gbo.getLong();
-    checkRegion(schemaPos, schemaSize, 0, size - LanceFileFooter.SIZE, where + ": global buffer 0");
+    int g = footer.numGlobalBuffers();
+    globalBufferPositions = new long[g];
+    globalBufferSizes = new long[g];
+    ByteBuffer gbo = read(footer.globalBufferOffsetsStart(), Math.multiplyExact(16, g));
+    for (int i = 0; i < g; i++) {
+      globalBufferPositions[i] = gbo.getLong();
+      globalBufferSizes[i] = gbo.getLong();
+      checkRegion(globalBufferPositions[i], globalBufferSizes[i], 0,
+          footer.globalBufferOffsetsStart(), where + ": global buffer " + i);
+    }
     FileProtos.FileDescriptor descriptor;
     try {
-      descriptor = FileProtos.FileDescriptor.parseFrom(read(schemaPos, (int) schemaSize));
+      descriptor = FileProtos.FileDescriptor.parseFrom(globalBuffer(0));
     } catch (InvalidProtocolBufferException e) {
       throw new CorruptFileException(where + ": global buffer 0 is not a FileDescriptor: "
           + e.getMessage(), e);
@@ -88,23 +90,33 @@ public final class LanceFile implements LanceDataFile {
       throw new CorruptFileException(where + ": the file descriptor gives "
           + Long.toUnsignedString(numRows) + " rows");
     }
-    dev.lancet.format.model.Schema lance = SchemaCodec.fromProto(descriptor.getSchema());
-    fields = lance.fields();
+    dev.lancet.format.model.Schema lance;
+    try {
+      lance = SchemaCodec.fromProto(descriptor.getSchema());
+      fields = lance.fields();
+      schema = LanceSchemas.toArrow(lance);
+    } catch (IllegalArgumentException e) {
+      throw new UnsupportedFileException(where + ": " + e.getMessage());
+    }
     for (Field f : fields) {
-      if (!f.isTopLevel() || !isVouchedLeaf(f.logicalType())) {
+      // Arrow forms the differential tests have not compared with lance-core's reader: the
+      // whole file is lance-core's, as before decision 0030.
+      if (f.logicalType().startsWith("dict:") || f.logicalType().contains("bfloat16")) {
         throw new UnsupportedFileException(where + ": field '" + f.name() + "' ("
-            + f.logicalType() + (f.isTopLevel() ? "" : ", nested") + ") is not a shape the Java "
-            + "reader maps to Arrow");
+            + f.logicalType() + ") is not a type whose Arrow form the Java reader vouches for");
       }
     }
-    if (fields.size() != footer.numColumns()) {
-      throw new CorruptFileException(where + ": " + fields.size() + " leaf fields but "
-          + footer.numColumns() + " columns");
+    List<FieldColumns> tops = new ArrayList<>();
+    int column = 0;
+    for (org.apache.arrow.vector.types.pojo.Field f : schema.getFields()) {
+      FieldColumns fc = FieldColumns.of(f, column);
+      tops.add(fc);
+      column += fc.numColumns();
     }
-    try {
-      schema = LanceSchemas.toArrow(lance);
-    } catch (SchemaException e) {
-      throw new UnsupportedFileException(where + ": " + e.getMessage());
+    topFields = List.copyOf(tops);
+    if (column != footer.numColumns()) {
+      throw new CorruptFileException(where + ": the schema's fields take " + column
+          + " columns but the file has " + footer.numColumns());
     }
     int n = footer.numColumns();
     columnMetadataPositions = new long[n];
@@ -124,29 +136,45 @@ public final class LanceFile implements LanceDataFile {
    * Opens {@code path}, reading its footer, schema and column metadata offsets.
    *
    * @throws UnsupportedFileException for a valid file the Java reader does not read (another
-   *     version, a nested or unknown field type)
+   *     version, a field type it does not map to Arrow)
    * @throws CorruptFileException when the file contradicts itself
    */
   public static LanceFile open(Path path) throws IOException {
-    FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+    ByteSource source = ByteSource.of(path);
     try {
-      return new LanceFile(path, channel);
+      return new LanceFile(path, source);
     } catch (IOException | RuntimeException e) {
-      channel.close();
+      source.close();
       throw e;
     }
   }
 
-  private static boolean isVouchedLeaf(String logicalType) {
-    if (LEAF_TYPES.contains(logicalType)) {
-      return true;
+  /** Global buffers in the file (buffer 0 is the schema; index files keep their data after). */
+  public int numGlobalBuffers() {
+    return globalBufferPositions.length;
+  }
+
+  /**
+   * The bytes of global buffer {@code index} (little endian, positioned at 0), read from the file
+   * on each call: index files keep IVF centroids and PQ codebooks here.
+   */
+  public ByteBuffer globalBuffer(int index) throws IOException {
+    if (index < 0 || index >= globalBufferPositions.length) {
+      throw new IndexOutOfBoundsException(path + ": global buffer " + index + " of "
+          + globalBufferPositions.length);
     }
-    for (String p : LEAF_TYPE_PREFIXES) {
-      if (logicalType.startsWith(p)) {
-        return true;
-      }
-    }
-    return false;
+    return read(globalBufferPositions[index], (int) globalBufferSizes[index]);
+  }
+
+  /** The size in bytes of global buffer {@code index}. */
+  public long globalBufferSize(int index) {
+    Objects.checkIndex(index, globalBufferSizes.length);
+    return globalBufferSizes[index];
+  }
+
+  /** The schema metadata of the file (what a writer added; index files keep their details). */
+  public Map<String, String> schemaMetadata() {
+    return schema.getCustomMetadata() == null ? Map.of() : Map.copyOf(schema.getCustomMetadata());
   }
 
   public Path path() {
@@ -166,6 +194,11 @@ public final class LanceFile implements LanceDataFile {
     return size;
   }
 
+  /** Columns in the file (leaves of the schema, as {@link FieldColumns} counts them). */
+  int numColumns() {
+    return columns.length;
+  }
+
   /** The decoding buffers; use only while holding this file's lock. */
   Scratch scratch() {
     return scratch;
@@ -178,7 +211,8 @@ public final class LanceFile implements LanceDataFile {
   /** The pages of column {@code index} (metadata parsed and checked on first use). */
   synchronized ColumnPages column(int index) throws IOException {
     if (columns[index] == null) {
-      String where = path + ", column " + index + " ('" + fields.get(index).name() + "')";
+      FieldColumns.Leaf leaf = leafOf(index);
+      String where = path + ", column " + index + " ('" + leaf.field().getName() + "')";
       File2Protos.ColumnMetadata meta;
       try {
         meta = File2Protos.ColumnMetadata.parseFrom(
@@ -187,9 +221,33 @@ public final class LanceFile implements LanceDataFile {
         throw new CorruptFileException(where + ": the column metadata does not parse: "
             + e.getMessage(), e);
       }
-      columns[index] = ColumnPages.of(this, meta, schema.getFields().get(index), numRows, where);
+      columns[index] = ColumnPages.of(this, meta, leaf, numRows, where);
     }
     return columns[index];
+  }
+
+  private FieldColumns.Leaf leafOf(int column) {
+    for (FieldColumns f : topFields) {
+      if (column < f.firstColumn() + f.numColumns()) {
+        return f.leaves().get(column - f.firstColumn());
+      }
+    }
+    throw new IllegalArgumentException("column " + column);
+  }
+
+  /** Why the Java reader cannot decode top-level field {@code i}, if it cannot. */
+  private Optional<String> unsupportedField(int i) throws IOException {
+    FieldColumns f = topFields.get(i);
+    if (f.unsupported().isPresent()) {
+      return Optional.of(path + ": " + f.unsupported().get());
+    }
+    for (FieldColumns.Leaf l : f.leaves()) {
+      Optional<String> why = column(l.column()).unsupported();
+      if (why.isPresent()) {
+        return why;
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -211,20 +269,21 @@ public final class LanceFile implements LanceDataFile {
   ByteBuffer read(long pos, int len) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
     readFully(pos, b);
-    return b.flip();
+    return b;
   }
 
-  /** Fills {@code into} from {@code pos}. */
+  /**
+   * Fills {@code into} (position to limit) from {@code pos}, leaving its position where it was:
+   * the one way the reader reaches the file's bytes.
+   */
   void readFully(long pos, ByteBuffer into) throws IOException {
-    long at = pos;
-    while (into.hasRemaining()) {
-      int n = channel.read(into, at);
-      if (n < 0) {
-        throw new EOFException(path + ": the file ends at " + at + " while reading "
-            + into.limit() + " bytes at " + pos);
-      }
-      at += n;
+    if (pos < 0 || pos > size || into.remaining() > size - pos) {
+      throw new CorruptFileException(path + ": a read of " + into.remaining() + " bytes at "
+          + pos + " lies past the end of the file (" + size + " bytes)");
     }
+    int start = into.position();
+    source.readFully(pos, into);
+    into.position(start);
   }
 
   /**
@@ -244,7 +303,7 @@ public final class LanceFile implements LanceDataFile {
       if (i < 0) {
         return Optional.of(path + ": no column '" + c + "'");
       }
-      Optional<String> why = column(i).unsupported();
+      Optional<String> why = unsupportedField(i);
       if (why.isPresent()) {
         return why;
       }
@@ -266,20 +325,23 @@ public final class LanceFile implements LanceDataFile {
     java.util.TreeSet<Integer> wanted = new java.util.TreeSet<>();
     for (String c : columns) {
       int i = indexOf(c);
-      if (i < 0 || column(i).unsupported().isPresent()) {
+      if (i < 0 || unsupportedField(i).isPresent()) {
         throw new IllegalStateException(path + ": column '" + c + "' is not read in Java");
       }
       wanted.add(i);
     }
     List<org.apache.arrow.vector.types.pojo.Field> projected = new ArrayList<>();
-    List<ColumnPages> pages = new ArrayList<>();
+    List<FieldDecoder> decoders = new ArrayList<>();
     for (int i : wanted) {
-      ColumnPages cp = column(i);
-      org.apache.arrow.vector.types.pojo.Field f = schema.getFields().get(i);
-      projected.add(f);
-      pages.add(cp);
+      FieldColumns fc = topFields.get(i);
+      List<ColumnPages> pages = new ArrayList<>();
+      for (FieldColumns.Leaf l : fc.leaves()) {
+        pages.add(column(l.column()));
+      }
+      projected.add(schema.getFields().get(i));
+      decoders.add(new FieldDecoder(fc, pages));
     }
-    return new LanceFileBatches(allocator, new Schema(projected), pages, ranges,
+    return new LanceFileBatches(allocator, new Schema(projected), decoders, ranges,
         batchSize);
   }
 
@@ -295,6 +357,6 @@ public final class LanceFile implements LanceDataFile {
 
   @Override
   public void close() throws IOException {
-    channel.close();
+    source.close();
   }
 }

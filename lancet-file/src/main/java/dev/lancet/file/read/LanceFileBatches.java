@@ -17,7 +17,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 final class LanceFileBatches extends ArrowReader {
   private final Schema schema;
-  private final List<ColumnPages> columns;
+  private final List<FieldDecoder> columns;
   private final List<RowRange> ranges;
   private final int batchSize;
   private int range;
@@ -27,7 +27,7 @@ final class LanceFileBatches extends ArrowReader {
   private final ArrowBuf[][] filled;
   private final int[][] filledRefs;
 
-  LanceFileBatches(BufferAllocator allocator, Schema schema, List<ColumnPages> columns,
+  LanceFileBatches(BufferAllocator allocator, Schema schema, List<FieldDecoder> columns,
       List<RowRange> ranges, int batchSize) {
     super(allocator);
     this.schema = schema;
@@ -74,13 +74,15 @@ final class LanceFileBatches extends ArrowReader {
     VectorSchemaRoot root = getVectorSchemaRoot();
     for (int c = 0; c < columns.size(); c++) {
       FieldVector v = root.getVector(c);
-      if (reusable(c, v, rows)) {
+      FieldDecoder field = columns.get(c);
+      if (!field.nested() && reusable(c, v, rows)) {
         v.reset(); // zeroed in place: allocating a batch's vectors anew was a tenth of a filter
       } else {
+        v.clear();
         v.setInitialCapacity(rows);
         v.allocateNew();
       }
-      columns.get(c).decode(starts, ends, pieces, VectorSink.of(v), 0);
+      field.decode(v, starts, ends, pieces);
       v.setValueCount(rows);
       bytesRead += v.getBufferSize();
       remember(c, v);

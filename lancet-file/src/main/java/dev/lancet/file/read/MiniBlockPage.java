@@ -6,22 +6,22 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * A 2.1 mini-block page of one fixed-width, string or binary column without repetition (upstream
+ * A 2.1 mini-block page of one column without repetition (upstream
  * {@code rust/lance-encoding/src/encodings/logical/primitive.rs}, MiniBlockScheduler and
  * DecodeMiniBlockTask; protos/encodings_v2_1.proto, MiniBlockLayout).
  *
  * <p>Page buffer 0 holds one u16 per chunk: the low 4 bits are log2 of the chunk's values (the
  * last chunk says 0 and holds the rest of the page), the high 12 bits the chunk's size in
- * 8-byte words minus one. Page buffer 1 holds the chunks back to back. A chunk starts with a
- * u16 level count, a u16 size of its definition buffer (only when the page has definition
- * levels) and a u16 size of its value buffer, padded to 8 bytes; then the definition buffer
- * and the value buffer, each padded to 8 bytes.
+ * 8-byte words minus one. Page buffer 1 holds the chunks back to back; page buffer 2, when the
+ * page is dictionary-encoded, the dictionary. A chunk starts with a u16 level count, a u16 size
+ * of its definition buffer (only when the page has definition levels) and a u16 size of each of
+ * its value buffers, padded to 8 bytes; then the definition buffer and the value buffers, each
+ * padded to 8 bytes.
  *
- * <p>Values are {@link ValueCoding.Flat} (raw little-endian values),
- * {@link ValueCoding.InlineBitpacked} (a chunk of up to 1024 values as one word holding the
- * bit width, then the FastLanes-packed block of 1024 values) or {@link ValueCoding.Variable}
- * (offsets then bytes, optionally FSST-compressed). Definition levels, when present,
- * are u16 levels (0 valid, 1 null), raw or out-of-line bit-packed.
+ * <p>Values are decoded by a {@link ValueCoding}. Definition levels, when present, are u16
+ * levels: 0 valid, else the level of the outermost null layer ({@code cmp} gives, per layer
+ * from the leaf out, the highest level at which it is still valid, or -1 for a layer that cannot
+ * be null).
  */
 final class MiniBlockPage implements PageDecoder {
   private static final int ALIGN = 8;
@@ -37,13 +37,17 @@ final class MiniBlockPage implements PageDecoder {
   private final long dataSize;
   private final ValueCoding values;
   private final LevelCoding levels;
+  private final int[] cmp;
+  private final int maxLevel;
+  /** At most this many values in a chunk, whatever the chunk metadata says. */
+  static final int MAX_CHUNK_VALUES = 1 << 16;
 
   /** Chunk i covers page rows [rowStart[i], rowStart[i+1]) and bytes [byteStart[i], ...[i+1]). */
   private long[] rowStart;
   private long[] byteStart;
 
   MiniBlockPage(LanceFile file, String where, long numRows, long metaPos, long metaSize,
-      long dataPos, long dataSize, ValueCoding values, LevelCoding levels) {
+      long dataPos, long dataSize, ValueCoding values, LevelCoding levels, int[] cmp) {
     this.file = file;
     this.where = where;
     this.numRows = numRows;
@@ -53,6 +57,12 @@ final class MiniBlockPage implements PageDecoder {
     this.dataSize = dataSize;
     this.values = values;
     this.levels = levels;
+    this.cmp = cmp;
+    int max = 0;
+    for (int c : cmp) {
+      max = Math.max(max, c + 1);
+    }
+    this.maxLevel = max;
   }
 
   /** Where the chunk metadata and the chunks lie; for tests. */
@@ -95,6 +105,9 @@ final class MiniBlockPage implements PageDecoder {
     if (chunks == 0 && numRows > 0) {
       throw new CorruptFileException(where + ": " + numRows + " rows but no chunks");
     }
+    if (values instanceof ValueCoding.Dictionary d) {
+      d.dictionary().load(file, file.scratch(), where);
+    }
     ByteBuffer meta = file.read(metaPos, (int) metaSize);
     long[] rows = new long[chunks + 1];
     long[] bytes = new long[chunks + 1];
@@ -116,7 +129,7 @@ final class MiniBlockPage implements PageDecoder {
               + " of the page's " + numRows + " rows, leaving " + n + " for the last chunk");
         }
       }
-      if (n > values.maxValues(size)) {
+      if (n > values.maxValues(size) || n > MAX_CHUNK_VALUES) {
         throw new CorruptFileException(where + ", chunk " + i + ": " + n + " values cannot fit "
             + "in its " + size + " bytes");
       }
@@ -228,23 +241,29 @@ final class MiniBlockPage implements PageDecoder {
    * at {@code pos}; {@code rows} in all) one after another from batch row {@code at}.
    */
   private void decodeChunk(int c, ByteBuffer window, int pos, int size, int n, int[] as,
-      int[] bs, int m, int rows, Scratch scratch, VectorSink sink, int at)
-      throws CorruptFileException {
+      int[] bs, int m, int rows, Scratch scratch, VectorSink sink, int at) throws IOException {
     String chunk = where + ", chunk " + c;
     boolean hasDefs = levels != LevelCoding.NONE;
-    int header = 2 + (hasDefs ? 2 : 0) + 2;
+    int nb = values.buffers();
+    int header = 2 + (hasDefs ? 2 : 0) + 2 * nb;
     if (size < header) {
       throw new CorruptFileException(chunk + ": " + size + " bytes cannot hold its header");
     }
     int numLevels = Short.toUnsignedInt(window.getShort(pos));
     int defSize = hasDefs ? Short.toUnsignedInt(window.getShort(pos + 2)) : 0;
-    int valueSize = Short.toUnsignedInt(window.getShort(pos + header - 2));
     int defPos = align(header);
-    int valuePos = hasDefs ? align(defPos + defSize) : defPos;
-    if ((long) valuePos + valueSize > size) {
-      throw new CorruptFileException(chunk + ": its buffers (" + defSize + " definition and "
-          + valueSize + " value bytes after a " + header + "-byte header) overrun the chunk's "
-          + size + " bytes");
+    int p = hasDefs ? align(defPos + defSize) : defPos;
+    ChunkBuffers b = scratch.chunk;
+    b.count = nb;
+    for (int i = 0; i < nb; i++) {
+      int len = Short.toUnsignedInt(window.getShort(pos + header - 2 * (nb - i)));
+      if ((long) p + len > size) {
+        throw new CorruptFileException(chunk + ": its buffers (" + defSize + " definition "
+            + "bytes, value buffer " + i + " of " + len + " bytes at " + p + " after a "
+            + header + "-byte header) overrun the chunk's " + size + " bytes");
+      }
+      b.set(i, window, pos + p, len);
+      p = align(p + len);
     }
     int[] defs = null;
     if (hasDefs) {
@@ -254,16 +273,22 @@ final class MiniBlockPage implements PageDecoder {
       }
       defs = decodeLevels(chunk, window, pos + defPos, defSize, n, scratch);
     }
-    values.decode(window, pos + valuePos, valueSize, n, as, bs, m, sink, at, scratch.packed,
-        scratch.unpacked, chunk);
+    values.decode(b, n, as, bs, m, defs, sink, at, scratch, chunk);
     if (!hasDefs) {
       sink.setValid(at, rows); // the parts' rows are consecutive in the batch
       return;
     }
     int out = at;
+    boolean leafOnly = cmp.length == 1 && sink.layers() == 1;
     for (int j = 0; j < m; j++) {
-      for (int i = as[j]; i < bs[j]; i++) {
-        sink.setValidity(out + i - as[j], defs[i] == 0);
+      if (leafOnly) {
+        for (int i = as[j]; i < bs[j]; i++) {
+          sink.setValidity(out + i - as[j], defs[i] == 0);
+        }
+      } else {
+        for (int i = as[j]; i < bs[j]; i++) {
+          sink.setLevels(out + i - as[j], defs[i], cmp);
+        }
       }
       out += bs[j] - as[j];
     }
@@ -274,9 +299,9 @@ final class MiniBlockPage implements PageDecoder {
     int[] defs = scratch.levels(n);
     levels.decode(window, pos, size, n, defs, scratch.packed, scratch.unpacked, chunk);
     for (int i = 0; i < n; i++) {
-      if (defs[i] > 1) {
+      if (defs[i] > maxLevel) {
         throw new CorruptFileException(chunk + ": definition level " + defs[i] + " at value "
-            + i + " (a nullable item has levels 0 and 1)");
+            + i + " (the page's layers have levels 0 to " + maxLevel + ")");
       }
     }
     return defs;

@@ -3,7 +3,7 @@ package dev.lancet.file.read;
 import java.io.IOException;
 
 /** Decodes rows of one page of one column into a batch's vector. */
-sealed interface PageDecoder permits MiniBlockPage, AllNullPage {
+sealed interface PageDecoder permits MiniBlockPage, FullZipPage, AllNullPage {
   /** Rows in the page. */
   long numRows();
 

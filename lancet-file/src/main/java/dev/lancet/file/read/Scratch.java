@@ -8,19 +8,38 @@ import java.nio.ByteOrder;
  * window of chunk bytes, never one per page). Used under the file's lock.
  */
 final class Scratch {
+  /** The most value buffers a mini-block chunk may have. */
+  static final int MAX_BUFFERS = 8;
+
   final long[] packed = new long[FastLanes.BLOCK];
   final long[] unpacked = new long[FastLanes.BLOCK];
+  final ChunkBuffers chunk = new ChunkBuffers(MAX_BUFFERS);
+  final ChunkBuffers inner = new ChunkBuffers(MAX_BUFFERS);
   int[] levels = new int[FastLanes.BLOCK];
+  private long[] longs = new long[FastLanes.BLOCK];
   private ByteBuffer window = ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
+  private ByteBuffer general = ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
 
   /** A little-endian buffer of exactly {@code len} bytes (position 0), reused when it fits. */
   ByteBuffer window(int len) {
-    if (window.capacity() < len) {
-      int grown = (int) Math.min(Integer.MAX_VALUE - 16, 2L * window.capacity());
-      window = ByteBuffer.allocate(Math.max(len, grown)).order(ByteOrder.LITTLE_ENDIAN);
-    }
-    window.clear().limit(len);
+    window = fit(window, len);
     return window;
+  }
+
+  /** A second reusable buffer, for decompressed bytes. */
+  ByteBuffer general(int len) {
+    general = fit(general, len);
+    return general;
+  }
+
+  private static ByteBuffer fit(ByteBuffer b, int len) {
+    ByteBuffer out = b;
+    if (out.capacity() < len) {
+      int grown = (int) Math.min(Integer.MAX_VALUE - 16, 2L * out.capacity());
+      out = ByteBuffer.allocate(Math.max(len, grown)).order(ByteOrder.LITTLE_ENDIAN);
+    }
+    out.clear().limit(len);
+    return out;
   }
 
   private int[] partStarts = new int[64];
@@ -47,5 +66,12 @@ final class Scratch {
       levels = new int[n];
     }
     return levels;
+  }
+
+  long[] longs(int n) {
+    if (longs.length < n) {
+      longs = new long[n];
+    }
+    return longs;
   }
 }

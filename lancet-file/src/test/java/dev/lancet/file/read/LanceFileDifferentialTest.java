@@ -35,10 +35,10 @@ class LanceFileDifferentialTest {
     // The random files must have exercised every coding the Java reader decodes.
     java.util.Set<String> seen = DifferentialReads.SEEN;
     for (int bits : new int[] {8, 16, 32, 64}) {
-      assertThat(seen).anyMatch(s -> s.startsWith("InlineBitpacked[wordBits=" + bits + "]"));
-      assertThat(seen).anyMatch(s -> s.startsWith("Flat[bits=" + bits + "]"));
+      assertThat(seen).anyMatch(s -> s.startsWith("MiniBlock InlineBitpacked(" + bits + ")"));
+      assertThat(seen).anyMatch(s -> s.startsWith("MiniBlock Flat(" + bits + ")"));
     }
-    assertThat(seen).anyMatch(s -> s.startsWith("Flat[bits=1]"));
+    assertThat(seen).anyMatch(s -> s.startsWith("MiniBlock Flat(1)"));
     assertThat(seen).anyMatch(s -> s.endsWith("None[]"));
     assertThat(seen).anyMatch(s -> s.endsWith(" Raw[]"));
     assertThat(seen).anyMatch(s -> s.contains(" Bitpacked[width="));
@@ -159,7 +159,7 @@ class LanceFileDifferentialTest {
       RandomColumns.Shape shape, boolean nullable, int rows, Random rnd) {
     BaseFixedWidthVector v = (BaseFixedWidthVector) new Field(name,
         new FieldType(nullable, type, null), null).createVector(alloc);
-    RandomColumns.fill(v, ColumnPages.valueBits(type), shape, rows, rnd);
+    RandomColumns.fill(v, RandomColumns.bits(type), shape, rows, rnd);
     return v;
   }
 

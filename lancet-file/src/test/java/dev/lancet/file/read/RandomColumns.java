@@ -40,6 +40,11 @@ final class RandomColumns {
 
   private RandomColumns() {}
 
+  /** Bits per value of a fixed-width type (1 for bool). */
+  static int bits(ArrowType t) {
+    return t.getTypeID() == ArrowType.ArrowTypeID.Bool ? 1 : ValueKind.bytes(t) * 8;
+  }
+
   /** A root of {@code types.size()} columns of {@code rows} rows; the caller closes it. */
   static VectorSchemaRoot root(BufferAllocator alloc, List<ArrowType> types, int rows,
       Random rnd) {
@@ -50,7 +55,7 @@ final class RandomColumns {
       Field f = new Field("c" + c + "_" + shape.name().toLowerCase(),
           new FieldType(nullable, types.get(c), null), null);
       BaseFixedWidthVector v = (BaseFixedWidthVector) f.createVector(alloc);
-      fill(v, ColumnPages.valueBits(types.get(c)), shape, rows, rnd);
+      fill(v, bits(types.get(c)), shape, rows, rnd);
       vectors.add(v);
     }
     VectorSchemaRoot root = new VectorSchemaRoot(vectors);

@@ -75,6 +75,20 @@ final class ArrowShapes {
             nullable("c", ArrowType.Utf8.INSTANCE),
             nullable("dl", ArrowType.List.INSTANCE, nullable("item", new ArrowType.Int(32, true))))),
         BOTH));
+    // A packed struct is one column for the whole struct in 2.1 (issue 25's defect: the slots
+    // were counted per child). 2.1 only: lance-core 7.0.0's 2.0 writer panics on one.
+    out.add(new Shape("packed_struct", new Field("p", new FieldType(true,
+        ArrowType.Struct.INSTANCE, null, Map.of("packed", "true")), List.of(
+            nullable("a", new ArrowType.Int(32, true)),
+            nullable("b", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)))),
+        List.of("2.1")));
+    out.add(new Shape("packed_struct_in_struct", nullable("s2", ArrowType.Struct.INSTANCE,
+        nullable("x", ArrowType.Utf8.INSTANCE),
+        new Field("q", new FieldType(true, ArrowType.Struct.INSTANCE, null,
+            Map.of("lance-encoding:packed", "TRUE")), List.of(
+                nullable("c", new ArrowType.Int(64, true)),
+                nullable("d", new ArrowType.Int(16, true)))),
+        nullable("y", new ArrowType.Int(8, true))), List.of("2.1")));
     out.add(new Shape("list", nullable("l", ArrowType.List.INSTANCE,
         nullable("item", new ArrowType.Int(32, true))), BOTH));
     out.add(new Shape("large_list", nullable("ll", ArrowType.LargeList.INSTANCE,
