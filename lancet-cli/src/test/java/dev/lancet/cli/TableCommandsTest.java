@@ -81,6 +81,21 @@ class TableCommandsTest {
     JsonNode d = JSON.readTree(dry.out());
     assertThat(d.get("dryRun").asBoolean()).isTrue();
     assertThat(d.get("versions")).isNotEmpty();
+    Cli.Result none = Cli.run("cleanup", t, "--dry-run");
+    assertThat(none.exitCode()).isNotZero();
+    assertThat(none.err()).contains("--retain-last");
+    JsonNode last2 = JSON.readTree(Cli.run("cleanup", t, "--retain-last", "2", "--dry-run",
+        "--json").out());
+    JsonNode below3 = JSON.readTree(Cli.run("cleanup", t, "--before-version", "3", "--dry-run",
+        "--json").out());
+    // --older-than 0s removes every version but the latest and the tagged 2; keeping the last
+    // two spares the one before the latest as well.
+    List<Long> all = new java.util.ArrayList<>();
+    d.get("versions").forEach(v -> all.add(v.asLong()));
+    assertThat(all).doesNotContain(2L);
+    assertThat(last2.get("versions")).extracting(JsonNode::asLong)
+        .containsExactlyElementsOf(all.subList(0, all.size() - 1));
+    assertThat(below3.get("versions")).extracting(JsonNode::asLong).containsExactly(1L);
     assertThat(Cli.run("cleanup", t, "--older-than", "0s").out()).startsWith("removed");
     assertThat(JSON.readTree(Cli.run("scan", t, "--format", "json").out())).hasSize(3);
   }

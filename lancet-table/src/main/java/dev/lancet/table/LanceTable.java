@@ -410,7 +410,7 @@ public final class LanceTable implements AutoCloseable {
 
   /** A cleanup of old versions and unreferenced files; call {@code dryRun()} first. */
   public Cleanup cleanup() {
-    return new Cleanup(ctx.store(), ctx.uri());
+    return new Cleanup(ctx.store(), ctx.uri(), Optional.empty());
   }
 
   // ---- internals ----------------------------------------------------------------------------

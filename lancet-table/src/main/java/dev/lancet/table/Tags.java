@@ -38,7 +38,7 @@ public final class Tags {
     try {
       List<TagInfo> out = new ArrayList<>();
       for (dev.lancet.core.version.Tag t : dev.lancet.core.version.Tags.list(store)) {
-        out.add(new TagInfo(t.name(), t.version()));
+        out.add(new TagInfo(t.name(), t.version(), t.branch()));
       }
       return out;
     } catch (IOException e) {
