@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
         DropColumnsCommand.class,
         AlterColumnsCommand.class,
         TagCommand.class,
+        BranchCommand.class,
         RestoreCommand.class,
         CleanupCommand.class,
         DeleteCommand.class,

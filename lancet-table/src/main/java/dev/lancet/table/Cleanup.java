@@ -282,7 +282,7 @@ public final class Cleanup {
           FileReferences.collect(snap, root(), uri, referenced);
         }
       }
-      Optional<Instant> inFlight = InFlightWrites.oldestLiveStart(store, all, now);
+      Optional<Instant> inFlight = InFlightWrites.oldestLiveStart(store, all, root(), now);
       for (StoredObject f : all) {
         if (removedManifests.contains(f.path())) {
           plan.manifests.add(f);
@@ -330,9 +330,8 @@ public final class Cleanup {
       return true;
     }
     if (p.startsWith(InFlightWrites.DIRECTORY)) {
-      // Only an abandoned marker (its writer stopped refreshing it) can go; markers are the
-      // table's, written at its root whatever branch a write goes to.
-      return branch.isEmpty() && f.lastModified().isBefore(now.minus(InFlightWrites.LEASE));
+      // Only an abandoned marker (its writer stopped refreshing it) can go.
+      return f.lastModified().isBefore(now.minus(InFlightWrites.LEASE));
     }
     if (p.startsWith("_indices/") || p.startsWith("data/")
         || p.startsWith(DeletionFileNames.DIRECTORY + "/") || p.startsWith("_transactions/")) {

@@ -19,7 +19,7 @@ final class History {
     List<HistoryEntry> out = new ArrayList<>();
     for (VersionEntry e : table.versions()) {
       List<String> tagNames = tags.stream()
-          .filter(t -> t.branch().isEmpty() && t.version() == e.version())
+          .filter(t -> t.branch().equals(table.branch()) && t.version() == e.version())
           .map(TagInfo::name).toList();
       try {
         Snapshot s = Snapshot.load(table.store(), e);

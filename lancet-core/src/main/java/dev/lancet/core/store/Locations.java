@@ -23,6 +23,51 @@ public final class Locations {
 
   private Locations() {}
 
+  /**
+   * The spelling of a table's location to record in files other writers read (a branch's base
+   * path, a clone's source): a local path or {@code file:} URI as an absolute, normalized path
+   * (what lance-core records when given a path), any other URI without trailing '/'.
+   */
+  public static String canonical(String location) {
+    String scheme = scheme(location);
+    if (scheme.isEmpty() || scheme.equals("file")) {
+      return localPath(location).toAbsolutePath().normalize().toString();
+    }
+    return trim(location);
+  }
+
+  /** {@code location} with {@code relative} (a '/'-separated directory path) appended. */
+  public static String child(String location, String relative) {
+    String base = trim(location);
+    String rel = relative.endsWith("/") ? relative.substring(0, relative.length() - 1) : relative;
+    if (scheme(location).isEmpty()) {
+      return Path.of(base).resolve(rel).toString();
+    }
+    return base + "/" + rel;
+  }
+
+  /** The inverse of {@link #child}: {@code location} without its trailing {@code relative}. */
+  public static String parentOf(String location, String relative) {
+    String rel = relative.endsWith("/") ? relative.substring(0, relative.length() - 1) : relative;
+    String base = trim(location);
+    if (scheme(location).isEmpty()) {
+      Path p = Path.of(base);
+      Path r = Path.of(rel);
+      if (!p.endsWith(r)) {
+        throw new IllegalArgumentException(location + " does not end in " + relative);
+      }
+      Path parent = p;
+      for (int i = 0; i < r.getNameCount(); i++) {
+        parent = parent.getParent();
+      }
+      return parent == null ? "." : parent.toString();
+    }
+    if (!base.endsWith("/" + rel)) {
+      throw new IllegalArgumentException(location + " does not end in " + relative);
+    }
+    return base.substring(0, base.length() - rel.length() - 1);
+  }
+
   /** Where {@code location} lies relative to the table at {@code tableRoot}. */
   public static Placement place(String tableRoot, String location) {
     String rootScheme = scheme(tableRoot);

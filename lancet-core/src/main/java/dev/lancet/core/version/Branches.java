@@ -77,6 +77,11 @@ public final class Branches {
     return TREE_DIR + name + "/";
   }
 
+  /** The branch's dataset location, {@code {table}/tree/{name}}, for readers of its files. */
+  public static String location(String tableLocation, String name) {
+    return dev.lancet.core.store.Locations.child(tableLocation, directory(name));
+  }
+
   /** {@code _refs/branches/{encoded name}.json}. */
   public static String metadataPath(String name) {
     return BRANCHES_DIR + encodeFileName(name) + ".json";
@@ -161,6 +166,37 @@ public final class Branches {
       throw new FormatException(path, "names a branch '" + name + "' Lance would not create: " + problem);
     }
     return name;
+  }
+
+  /**
+   * The metadata file's bytes, as lance-core 7.0.0 writes them: pretty-printed, camelCase keys,
+   * the lineage as {@code identifier.version_mapping} pairs.
+   */
+  public static byte[] encode(Branch b) {
+    JsonObject o = new JsonObject();
+    if (b.parentBranch().isPresent()) {
+      o.addProperty("parentBranch", b.parentBranch().get());
+    } else {
+      o.add("parentBranch", com.google.gson.JsonNull.INSTANCE);
+    }
+    JsonArray mapping = new JsonArray();
+    for (Branch.Fork f : b.lineage()) {
+      JsonArray pair = new JsonArray();
+      pair.add(f.version());
+      pair.add(f.uuid());
+      mapping.add(pair);
+    }
+    JsonObject id = new JsonObject();
+    id.add("version_mapping", mapping);
+    o.add("identifier", id);
+    o.addProperty("parentVersion", b.parentVersion());
+    o.addProperty("createAt", b.createAt());
+    o.addProperty("manifestSize", b.manifestSize());
+    JsonObject md = new JsonObject();
+    b.metadata().forEach(md::addProperty);
+    o.add("metadata", md);
+    return new com.google.gson.GsonBuilder().setPrettyPrinting().serializeNulls().create()
+        .toJson(o).getBytes(StandardCharsets.UTF_8);
   }
 
   /** Parses a branch metadata file (camelCase keys; unknown keys are ignored, as Lance does). */

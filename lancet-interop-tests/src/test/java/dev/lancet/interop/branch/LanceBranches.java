@@ -1,6 +1,12 @@
 package dev.lancet.interop.branch;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.lancet.datafile.lance.LanceDatasets;
+import dev.lancet.datafile.lance.ReplayReader;
+import dev.lancet.interop.table.Rows;
+import dev.lancet.table.LanceTable;
+import dev.lancet.table.Scan;
 import dev.lancet.interop.lance.LanceFixtures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,6 +22,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.Dataset;
 import org.lance.FragmentMetadata;
@@ -148,6 +155,47 @@ final class LanceBranches {
     String branch = key.substring(0, at);
     long version = Long.parseLong(key.substring(at + 1));
     return branch.equals("main") ? Ref.ofMain(version) : Ref.ofBranch(branch, version);
+  }
+
+  /** Rows {@code start ..} of the fixture schema, for a Lancet write. */
+  static ArrowReader lancetRows(BufferAllocator alloc, long start, int count) {
+    return new ReplayReader(alloc, LanceFixtures.SIMPLE_SCHEMA,
+        List.of(LanceFixtures.rows(alloc, LanceFixtures.SIMPLE_SCHEMA, start, count)), true);
+  }
+
+  /** Every row lance-core scans at {@code key} ("main@3", "b@4", "tag:t"), with row addresses. */
+  static List<Map<String, Object>> lanceScan(Path dir, String key) {
+    return withTable(dir, ds -> {
+      try (Dataset at = ds.checkout(ref(key))) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        LanceDatasets.scanBatches(at, new ScanOptions.Builder().withRowAddress(true)
+            .batchSize(1000).build(), root -> Rows.addAll(root, rows));
+        return rows;
+      }
+    });
+  }
+
+  /** Every row Lancet scans at {@code key}, with row addresses. */
+  static List<Map<String, Object>> lancetScan(Path dir, String key) {
+    try (LanceTable t = LanceTable.open(dir.toString())) {
+      Scan scan;
+      if (key.startsWith("tag:")) {
+        scan = t.newScan().asOfTag(key.substring(4));
+      } else {
+        int at = key.lastIndexOf('@');
+        scan = t.branch(key.substring(0, at)).newScan()
+            .asOfVersion(Long.parseLong(key.substring(at + 1)));
+      }
+      return Rows.of(scan.withRowAddress().batchSize(333).open());
+    }
+  }
+
+  /** Every key of {@link #everything} at which Lancet and lance-core scan the same rows. */
+  static void assertSameEverywhere(Path dir) {
+    for (String key : everything(dir).keySet()) {
+      assertThat(lancetScan(dir, key)).as("Lancet's rows at %s", key)
+          .isEqualTo(lanceScan(dir, key));
+    }
   }
 
   /** Every file under {@code dir}, relative, sorted. */
