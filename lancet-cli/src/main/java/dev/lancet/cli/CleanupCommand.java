@@ -13,8 +13,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code lancet cleanup}: removes old versions and files nothing references. */
 @Command(name = "cleanup",
-    description = {"Remove versions older than DURATION (not the latest, not tagged) and the "
-        + "files no kept version references, never the files of a write in flight. Run with "
+    description = {"Remove old versions (never the latest, a tagged one or one another branch "
+        + "starts from) and the files no kept version of any branch references, never the files "
+        + "of a write in flight. A version goes when it meets every criterion given. Run with "
         + "--dry-run first.", "DURATION: 14d, 12h, 30m, 0s or P14D."})
 public final class CleanupCommand implements Callable<Integer> {
   @Spec
@@ -27,8 +28,15 @@ public final class CleanupCommand implements Callable<Integer> {
   @Mixin
   TableArgument target;
 
-  @Option(names = "--older-than", required = true, paramLabel = "DURATION", description = "The age threshold.")
+  @Option(names = "--older-than", paramLabel = "DURATION", description = "Versions older than "
+      + "this may go; files no version references go once this old (14d when not given).")
   String olderThan;
+
+  @Option(names = "--retain-last", paramLabel = "N", description = "Keep the N newest versions.")
+  Integer retainLast;
+
+  @Option(names = "--before-version", paramLabel = "V", description = "Only versions below V may go.")
+  Long beforeVersion;
 
   @Option(names = "--dry-run", description = "Show what would be removed, remove nothing.")
   boolean dryRun;
@@ -38,9 +46,22 @@ public final class CleanupCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (olderThan == null && retainLast == null && beforeVersion == null) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "say which versions "
+          + "may go: --older-than DURATION, --retain-last N and/or --before-version V");
+    }
     CleanupReport r;
     try (LanceTable table = target.open()) {
-      var cleanup = table.cleanup().olderThan(Durations.parse(olderThan));
+      var cleanup = table.cleanup();
+      if (olderThan != null) {
+        cleanup.olderThan(Durations.parse(olderThan));
+      }
+      if (retainLast != null) {
+        cleanup.retainLast(retainLast);
+      }
+      if (beforeVersion != null) {
+        cleanup.beforeVersion(beforeVersion);
+      }
       r = dryRun ? cleanup.dryRun() : cleanup.commit();
     }
     if (json) {

@@ -57,6 +57,9 @@ public final class LogCommand implements Callable<Integer> {
   @Option(names = {"-n", "--limit"}, paramLabel = "K", description = "Show only the newest K versions.")
   Integer limit;
 
+  @Option(names = "--branch", paramLabel = "NAME", description = "The branch whose versions to show (default main).")
+  String branch;
+
   /** What {@code log} shows about one version. Empty parts print as {@code -}. */
   record Entry(
       long version,
@@ -76,7 +79,8 @@ public final class LogCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--limit must be at least 1, not " + limit);
     }
     List<Entry> entries;
-    try (Table table = Table.open(location, storage.options())) {
+    try (Table root = Table.open(location, storage.options())) {
+      Table table = root.checkoutBranch(Optional.ofNullable(branch));
       entries = newestFirst(table, limit == null ? Integer.MAX_VALUE : limit);
       if (entries.isEmpty()) {
         throw new CliException("the table at " + location + " has no versions in _versions/");

@@ -39,6 +39,7 @@ import picocli.CommandLine.Spec;
         DropColumnsCommand.class,
         AlterColumnsCommand.class,
         TagCommand.class,
+        BranchCommand.class,
         RestoreCommand.class,
         CleanupCommand.class,
         DeleteCommand.class,

@@ -3,6 +3,7 @@ package dev.lancet.cli;
 import dev.lancet.table.LanceTable;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -18,9 +19,14 @@ public final class TableArgument {
   @Mixin
   StorageOptionsMixin storage;
 
-  /** Opens the table for the table API. */
+  @Option(names = "--branch", paramLabel = "NAME", description = "The branch to read or write "
+      + "(default main); see lancet branch.")
+  String branch;
+
+  /** Opens the table (at --branch) for the table API. */
   LanceTable open() {
-    return LanceTable.open(location, storage.options());
+    return branch == null ? LanceTable.open(location, storage.options())
+        : LanceTable.open(location, storage.options(), branch);
   }
 
   String location() {

@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
 /** {@code lancet tag}: create, move, delete and list tags. */
 @Command(name = "tag",
     description = {"Tags name versions, in lance-core's _refs/tags format: lancet tag TABLE "
-        + "create NAME --version N | move NAME --version N | delete NAME | list.",
+        + "create NAME --version N | move NAME --version N | delete NAME | list. With --branch, "
+        + "create and move name a version of that branch.",
         "Exit codes: 0 done, 2 invalid input (a tag that exists, a version or tag that does not)."})
 public final class TagCommand implements Callable<Integer> {
   @Spec
@@ -48,11 +49,13 @@ public final class TagCommand implements Callable<Integer> {
           List<TagInfo> tags = table.tags().list();
           if (json) {
             List<Object> out = new ArrayList<>();
-            tags.forEach(t -> out.add(Results.fields("name", t.name(), "version", t.version())));
+            tags.forEach(t -> out.add(Results.fields("name", t.name(), "version", t.version(),
+                "branch", t.branch().orElse("main"))));
             Results.print(spec, true, "", out);
           } else {
-            TextTable t = TextTable.of(TextTable.Column.left("tag"), TextTable.Column.right("version"));
-            tags.forEach(x -> t.row(x.name(), x.version()));
+            TextTable t = TextTable.of(TextTable.Column.left("tag"), TextTable.Column.left("branch"),
+                TextTable.Column.right("version"));
+            tags.forEach(x -> t.row(x.name(), x.branch().orElse("main"), x.version()));
             t.print(spec.commandLine().getOut());
             spec.commandLine().getOut().flush();
           }

@@ -174,8 +174,65 @@ class TableCommandsTest {
     JsonNode d = JSON.readTree(dry.out());
     assertThat(d.get("dryRun").asBoolean()).isTrue();
     assertThat(d.get("versions")).isNotEmpty();
+    Cli.Result none = Cli.run("cleanup", t, "--dry-run");
+    assertThat(none.exitCode()).isNotZero();
+    assertThat(none.err()).contains("--retain-last");
+    JsonNode last2 = JSON.readTree(Cli.run("cleanup", t, "--retain-last", "2", "--dry-run",
+        "--json").out());
+    JsonNode below3 = JSON.readTree(Cli.run("cleanup", t, "--before-version", "3", "--dry-run",
+        "--json").out());
+    // --older-than 0s removes every version but the latest and the tagged 2; keeping the last
+    // two spares the one before the latest as well.
+    List<Long> all = new java.util.ArrayList<>();
+    d.get("versions").forEach(v -> all.add(v.asLong()));
+    assertThat(all).doesNotContain(2L);
+    assertThat(last2.get("versions")).extracting(JsonNode::asLong)
+        .containsExactlyElementsOf(all.subList(0, all.size() - 1));
+    assertThat(below3.get("versions")).extracting(JsonNode::asLong).containsExactly(1L);
     assertThat(Cli.run("cleanup", t, "--older-than", "0s").out()).startsWith("removed");
     assertThat(JSON.readTree(Cli.run("scan", t, "--format", "json").out())).hasSize(3);
+  }
+
+  @Test
+  void branchesCreateListReadWriteTagCleanAndDelete() throws Exception {
+    String t = tmp.resolve("t").toString();
+    assertThat(Cli.run("create", t, "--from", csv("a.csv", "id,name\n1,ann\n2,bob\n").toString())
+        .exitCode()).isZero();
+    assertThat(Cli.run("append", t, "--from", csv("b.csv", "id,name\n3,cy\n").toString())
+        .exitCode()).isZero();
+    Cli.Result created = Cli.run("branch", t, "create", "dev", "--version", "1", "--json");
+    assertThat(created.exitCode()).as(created.err()).isZero();
+    assertThat(JSON.readTree(created.out()).get("parentVersion").asLong()).isEqualTo(1);
+    Cli.Result appended = Cli.run("append", t, "--branch", "dev", "--from",
+        csv("c.csv", "id,name\n10,dee\n").toString(), "--json");
+    assertThat(appended.exitCode()).as(appended.err()).isZero();
+    assertThat(JSON.readTree(appended.out()).get("version").asLong()).isEqualTo(2);
+    assertThat(Cli.run("delete", t, "--branch", "dev", "--where", "id = 1").exitCode()).isZero();
+    JsonNode dev = JSON.readTree(Cli.run("scan", t, "--branch", "dev", "--format", "json").out());
+    assertThat(dev).extracting(r -> r.get("id").asLong()).containsExactlyInAnyOrder(2L, 10L);
+    JsonNode main = JSON.readTree(Cli.run("scan", t, "--format", "json").out());
+    assertThat(main).extracting(r -> r.get("id").asLong()).containsExactlyInAnyOrder(1L, 2L, 3L);
+    assertThat(Cli.run("tag", t, "create", "dev-2", "--branch", "dev", "--version", "2")
+        .exitCode()).isZero();
+    JsonNode tags = JSON.readTree(Cli.run("tag", t, "list", "--json").out());
+    assertThat(tags.get(0).get("branch").asText()).isEqualTo("dev");
+    JsonNode atTag = JSON.readTree(Cli.run("scan", t, "--tag", "dev-2", "--format", "json").out());
+    assertThat(atTag).extracting(r -> r.get("id").asLong()).containsExactlyInAnyOrder(1L, 2L, 10L);
+    assertThat(Cli.run("log", t, "--branch", "dev").out()).contains("Delete").contains("Clone");
+    JsonNode list = JSON.readTree(Cli.run("branch", t, "list", "--json").out());
+    assertThat(list).extracting(b -> b.get("name").asText()).containsExactly("dev");
+    JsonNode clean = JSON.readTree(Cli.run("cleanup", t, "--branch", "dev", "--retain-last", "1",
+        "--json").out());
+    assertThat(clean.get("versions")).extracting(JsonNode::asLong).containsExactly(1L);
+    Cli.Result refused = Cli.run("branch", t, "delete", "dev");
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertThat(refused.err()).contains("dev-2");
+    assertThat(Cli.run("tag", t, "delete", "dev-2").exitCode()).isZero();
+    assertThat(Cli.run("branch", t, "delete", "dev").exitCode()).isZero();
+    assertThat(Files.exists(tmp.resolve("t/_refs/branches/dev.json"))).isFalse();
+    Cli.Result gone = Cli.run("scan", t, "--branch", "dev");
+    assertThat(gone.exitCode()).isEqualTo(2);
+    assertThat(gone.err()).contains("branch 'dev' does not exist");
   }
 
   @Test

@@ -10,6 +10,9 @@ import dev.lancet.core.operation.ManifestHistory;
 import dev.lancet.core.operation.Overwrite;
 import dev.lancet.core.store.ObjectStore;
 import dev.lancet.core.store.ObjectStores;
+import dev.lancet.core.store.SubtreeStore;
+import dev.lancet.core.version.Branch;
+import dev.lancet.core.version.Branches;
 import dev.lancet.core.version.Snapshot;
 import dev.lancet.core.version.Tag;
 import dev.lancet.core.version.Tags;
@@ -27,16 +30,31 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * A Lance table at a location: the entry point for reading its versions. Every read goes
- * through the table's {@link ObjectStore}.
+ * A Lance table at a location, at one of its branches (main unless {@link #checkoutBranch} chose
+ * another): the entry point for reading its versions and committing to it. Every read goes
+ * through the branch's {@link ObjectStore}: the table's own for main, a view of its
+ * {@code tree/{name}/} directory for a branch (docs/decisions/0027).
  */
 public final class Table implements AutoCloseable {
   private final String location;
   private final ObjectStore store;
+  private final Optional<String> branch;
+  private final String rootLocation;
+  private final ObjectStore rootStore;
+  private final boolean ownsStore;
 
   private Table(String location, ObjectStore store) {
+    this(location, store, Optional.empty(), location, store, true);
+  }
+
+  private Table(String location, ObjectStore store, Optional<String> branch, String rootLocation,
+      ObjectStore rootStore, boolean ownsStore) {
     this.location = location;
     this.store = store;
+    this.branch = branch;
+    this.rootLocation = rootLocation;
+    this.rootStore = rootStore;
+    this.ownsStore = ownsStore;
   }
 
   /** Opens the table at a local path, {@code file://} URI or {@code memory://} name. */
@@ -145,12 +163,83 @@ public final class Table implements AutoCloseable {
     return table;
   }
 
+  /** The location of this branch's dataset: the table's for main, {@code {table}/tree/{name}}. */
   public String location() {
     return location;
   }
 
+  /** The store of this branch's files (a view of {@code tree/{name}/} for a branch). */
   public ObjectStore store() {
     return store;
+  }
+
+  /** The branch this handle reads and commits to; empty for main. */
+  public Optional<String> branch() {
+    return branch;
+  }
+
+  /** The table's location (main's dataset root, where {@code _refs/} and {@code tree/} live). */
+  public String rootLocation() {
+    return rootLocation;
+  }
+
+  /** The store of the whole table. */
+  public ObjectStore rootStore() {
+    return rootStore;
+  }
+
+  /**
+   * A handle on branch {@code name} of this table ({@code "main"} or empty: the table's first
+   * branch) sharing this handle's store: closing it closes nothing. An error names the branches
+   * when there is no such branch (a branch exists once its metadata file does).
+   */
+  public Table checkoutBranch(Optional<String> name) {
+    if (name.isEmpty() || name.get().equals(Branches.MAIN)) {
+      return branch.isEmpty() ? this : new Table(rootLocation, rootStore, Optional.empty(),
+          rootLocation, rootStore, false);
+    }
+    if (name.equals(branch)) {
+      return this;
+    }
+    try {
+      Branches.check(name.get());
+    } catch (IllegalArgumentException e) {
+      throw new VersionNotFoundException(e.getMessage());
+    }
+    try {
+      Branches.get(rootStore, name.get());
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading branch " + name.get() + " of " + rootLocation, e);
+    }
+    return new Table(Branches.location(rootLocation, name.get()),
+        new SubtreeStore(rootStore, Branches.directory(name.get())), name, rootLocation, rootStore,
+        false);
+  }
+
+  /**
+   * Creates branch {@code name} starting at {@code version} of branch {@code from} (empty: main)
+   * as lance-core does (docs/decisions/0027): the branch's first version is that version, shared
+   * through a base path, numbered as it is there; then its metadata file. Returns a handle on it.
+   */
+  public Table createBranch(String name, Optional<String> from, long version) {
+    return BranchCommands.create(this, name, from, version, java.time.Clock.systemUTC());
+  }
+
+  /**
+   * Deletes branch {@code name}: its metadata file, then its own files. Refused while another
+   * branch starts from it or a tag points into it.
+   */
+  public void deleteBranch(String name) {
+    BranchCommands.delete(this, name);
+  }
+
+  /** Every branch of the table besides main, by name. */
+  public List<Branch> branches() {
+    try {
+      return Branches.list(rootStore);
+    } catch (IOException e) {
+      throw new UncheckedIOException("listing branches of " + rootLocation, e);
+    }
   }
 
   /** The newest version. */
@@ -171,17 +260,25 @@ public final class Table implements AutoCloseable {
     }
   }
 
-  /** The version a tag points at. Tags of other branches are not supported yet. */
+  /**
+   * The version a tag points at, on the branch the tag names (tags are the table's, whatever
+   * branch they point into): the snapshot reads through that branch's store.
+   */
   public Snapshot tag(String name) {
     try {
-      Tag tag = Tags.get(store, name);
-      if (tag.branch().isPresent()) {
-        throw new VersionNotFoundException("tag '" + name + "' points at branch '"
-            + tag.branch().get() + "', and Lancet reads only the main branch so far");
-      }
-      return version(tag.version());
+      Tag tag = Tags.get(rootStore, name);
+      return checkoutBranch(tag.branch()).version(tag.version());
     } catch (IOException e) {
-      throw new UncheckedIOException("reading tag " + name + " of " + location, e);
+      throw new UncheckedIOException("reading tag " + name + " of " + rootLocation, e);
+    }
+  }
+
+  /** The tag {@code name} (its branch and version). */
+  public Tag tagInfo(String name) {
+    try {
+      return Tags.get(rootStore, name);
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading tag " + name + " of " + rootLocation, e);
     }
   }
 
@@ -194,11 +291,12 @@ public final class Table implements AutoCloseable {
     }
   }
 
+  /** Every tag of the table, whichever branch it points into. */
   public List<Tag> tags() {
     try {
-      return Tags.list(store);
+      return Tags.list(rootStore);
     } catch (IOException e) {
-      throw new UncheckedIOException("listing tags of " + location, e);
+      throw new UncheckedIOException("listing tags of " + rootLocation, e);
     }
   }
 
@@ -234,6 +332,8 @@ public final class Table implements AutoCloseable {
 
   @Override
   public void close() {
-    store.close();
+    if (ownsStore) {
+      store.close();
+    }
   }
 }

@@ -274,7 +274,7 @@ public final class AddColumns {
       }
       List<RowRange> all = List.of(new RowRange(0, f.physicalRows()));
       try (DataFileWriter writer = newWriter(added, version, f.physicalRows());
-          FragmentRead in = new FragmentRead(ctx, schema, f, inputFields, false, false, all,
+          FragmentRead in = new FragmentRead(ctx.at(read.manifest()), schema, f, inputFields, false, false, all,
               batchSize, ctx.allocator(), inSchema, x -> Optional.empty())) {
         VectorSchemaRoot batch;
         while ((batch = in.next()) != null) {
@@ -308,7 +308,7 @@ public final class AddColumns {
         if (f.physicalRows() == 0) {
           continue;
         }
-        DeletionVector deleted = DeletionFiles.current(ctx.store(), f);
+        DeletionVector deleted = BaseFiles.deletions(ctx.at(read.manifest()), f);
         if (!deleted.isEmpty()) {
           for (Field c : added.fields()) {
             if (!c.nullable()) {

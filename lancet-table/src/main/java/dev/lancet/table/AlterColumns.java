@@ -270,7 +270,7 @@ public final class AlterColumns {
         try (DataFileWriter writer = ctx.dataFiles().newWriter(new WriteSpec(ctx.uri(),
                 ctx.storageOptions(), ctx.store(), "data", fileArrow, newFields, version,
                 f.physicalRows(), Long.MAX_VALUE, ctx.allocator(), Optional.empty()));
-            FragmentRead in = new FragmentRead(ctx, schema, f, inputs, false, false,
+            FragmentRead in = new FragmentRead(ctx.at(read.manifest()), schema, f, inputs, false, false,
                 List.of(new RowRange(0, f.physicalRows())), Scan.DEFAULT_BATCH_SIZE,
                 ctx.allocator(), inArrow, x -> Optional.empty())) {
           VectorSchemaRoot batch;

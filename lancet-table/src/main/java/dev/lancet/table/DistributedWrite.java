@@ -386,7 +386,7 @@ public final class DistributedWrite implements AutoCloseable {
               + " rows; cannot delete offset " + Integer.toUnsignedLong(d.getValue().last()));
         }
         try {
-          DeletionVector merged = DeletionFiles.current(ctx.store(), f)
+          DeletionVector merged = BaseFiles.deletions(ctx.at(at.manifest()), f)
               .union(DeletionVector.fromBitmap(d.getValue()));
           if (merged.cardinality() == f.physicalRows()) {
             out.put(id, Optional.empty());

@@ -51,6 +51,7 @@ final class FragmentRead implements AutoCloseable {
   private final Overlays overlays;
   private final List<DataFileReader> files = new ArrayList<>();
   private final ReaderCache cache; // null: the files are opened and closed here
+  private final List<BaseFiles.Location> locations = new ArrayList<>();
   private final List<ArrowReader> readers = new ArrayList<>();
   private List<RowRange> ranges = List.of(); // set once the files are open
   private final int batchSize;
@@ -175,13 +176,10 @@ final class FragmentRead implements AutoCloseable {
     try {
       for (int i = 0; i < fragment.files().size(); i++) {
         DataFile df = fragment.files().get(i);
-        if (df.baseId().isPresent()) {
-          throw new LanceTableException(where + ": data file " + df.path() + " lives in base path "
-              + df.baseId().getAsInt() + ", which Lancet does not resolve yet");
-        }
-        String path = path(df);
-        DataFileReader r = cache != null ? cache.take(ctx, path, allocator)
-            : ctx.dataFiles().openReader(new ReadSpec(ctx.uri(), ctx.storageOptions(), path,
+        BaseFiles.Location at = BaseFiles.data(ctx, df, where);
+        locations.add(at);
+        DataFileReader r = cache != null ? cache.take(ctx, at, allocator)
+            : ctx.dataFiles().openReader(new ReadSpec(at.uri(), ctx.storageOptions(), at.path(),
                 allocator));
         files.add(r);
         out[i] = FileColumns.of(df, r.schema(), where);
@@ -378,15 +376,10 @@ final class FragmentRead implements AutoCloseable {
     }
     files.set(fi, null);
     if (cache != null && clean) {
-      cache.giveBack(path(fragment.files().get(fi)), f);
+      cache.giveBack(locations.get(fi), f);
     } else {
       f.close();
     }
-  }
-
-  /** A data file's path from the table root. */
-  private static String path(DataFile df) {
-    return "data/" + df.path();
   }
 
   /** Row ids of a fragment with stable row ids. */

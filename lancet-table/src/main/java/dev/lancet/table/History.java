@@ -17,7 +17,8 @@ final class History {
   static List<HistoryEntry> of(Table table, List<TagInfo> tags) {
     List<HistoryEntry> out = new ArrayList<>();
     for (VersionEntry e : table.versions()) {
-      List<String> tagNames = tags.stream().filter(t -> t.version() == e.version())
+      List<String> tagNames = tags.stream()
+          .filter(t -> t.branch().equals(table.branch()) && t.version() == e.version())
           .map(TagInfo::name).toList();
       try {
         Snapshot s = Snapshot.load(table.store(), e);

@@ -112,13 +112,14 @@ final class InFlightWrites {
   /**
    * The start of the oldest write still in progress (its marker refreshed within the lease),
    * less {@link #CLOCK_MARGIN}, or empty when none is; from {@code files}, the result of
-   * {@link ObjectStore#walk}.
+   * {@link ObjectStore#walk}, whose markers are under {@code root} (a branch's writes register
+   * in its own directory, {@code tree/{name}/}).
    */
   static Optional<Instant> oldestLiveStart(ObjectStore store, List<StoredObject> files,
-      Instant now) {
+      String root, Instant now) {
     Optional<Instant> oldest = Optional.empty();
     for (StoredObject f : files) {
-      if (!f.path().startsWith(DIRECTORY) || f.temporary()
+      if (!f.path().startsWith(root + DIRECTORY) || f.temporary()
           || f.lastModified().isBefore(now.minus(LEASE))) {
         continue;
       }

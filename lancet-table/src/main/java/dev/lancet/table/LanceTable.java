@@ -46,11 +46,18 @@ public final class LanceTable implements AutoCloseable {
   private final TableContext ctx;
   private final Table kernel;
   private final boolean ownsAllocator;
+  // The main branch's handle whose store a branch handle opened by open(..., branch) closes.
+  private final Optional<Table> owner;
 
   private LanceTable(TableContext ctx, Table kernel, boolean ownsAllocator) {
+    this(ctx, kernel, ownsAllocator, Optional.empty());
+  }
+
+  private LanceTable(TableContext ctx, Table kernel, boolean ownsAllocator, Optional<Table> owner) {
     this.ctx = ctx;
     this.kernel = kernel;
     this.ownsAllocator = ownsAllocator;
+    this.owner = owner;
   }
 
   // ---- opening and creating -----------------------------------------------------------------
@@ -63,6 +70,24 @@ public final class LanceTable implements AutoCloseable {
   /** Opens the table at {@code uri} with lance-core's storage options (credentials, region...). */
   public static LanceTable open(String uri, Map<String, String> storageOptions) {
     return open(uri, storageOptions, Optional.empty());
+  }
+
+  /**
+   * Opens the table at branch {@code branch} ({@code "main"}: the table's first branch); closing
+   * the handle closes the table. See {@link #branch(String)}.
+   */
+  public static LanceTable open(String uri, Map<String, String> storageOptions, String branch) {
+    LanceTable root = open(uri, storageOptions);
+    if (branch.equals(dev.lancet.core.version.Branches.MAIN)) {
+      return root;
+    }
+    try {
+      LanceTable view = root.branch(branch);
+      return new LanceTable(view.ctx, view.kernel, true, Optional.of(root.kernel));
+    } catch (RuntimeException e) {
+      root.close();
+      throw e;
+    }
   }
 
   /** Opens the table with an explicit data-file implementation. */
@@ -196,7 +221,7 @@ public final class LanceTable implements AutoCloseable {
     // and for the data files lance-core writes and reads.
     ObjectStore store = ObjectStores.forUri(uri, storageOptions);
     BufferAllocator allocator = new RootAllocator();
-    return new TableContext(uri, Map.copyOf(storageOptions), store, format, allocator);
+    return TableContext.main(uri, storageOptions, store, format, allocator);
   }
 
   // ---- reading ------------------------------------------------------------------------------
@@ -230,9 +255,44 @@ public final class LanceTable implements AutoCloseable {
     return latest().manifest().usesStableRowIds();
   }
 
-  /** A scan of the newest version (or the one {@code asOf...} names). */
+  /**
+   * A scan of the newest version (or the one {@code asOf...} names) of this handle's branch; a
+   * tag reads the branch it points into.
+   */
   public Scan newScan() {
-    return new Scan(ctx, this::resolve);
+    return new Scan(ctx, this::resolveAt);
+  }
+
+  // ---- branches -----------------------------------------------------------------------------
+
+  /**
+   * This table at branch {@code name} ({@code "main"}: the table's first branch), in Lance's
+   * layout (docs/decisions/0027): every read, write, tag, history and cleanup of the returned
+   * handle acts on that branch, whose versions number on from the version it was created at and
+   * whose commits go through the same commit loop and conflict rules as main's. The handle shares
+   * this one's store and allocator: use it while this one is open; closing it closes nothing.
+   */
+  public LanceTable branch(String name) {
+    java.util.Objects.requireNonNull(name, "name");
+    Optional<String> b = name.equals(dev.lancet.core.version.Branches.MAIN) ? Optional.empty()
+        : Optional.of(name);
+    Table at;
+    try {
+      at = kernel.checkoutBranch(b);
+    } catch (RuntimeException e) {
+      throw Commits.translate(e);
+    }
+    return new LanceTable(ctx.forBranch(b), at, false);
+  }
+
+  /** The branch this handle reads and writes; empty for main. */
+  public Optional<String> branchName() {
+    return ctx.branch();
+  }
+
+  /** The table's branches (create, list, delete), in Lance's layout. */
+  public Branches branches() {
+    return new Branches(kernel, this);
   }
 
   // ---- writing ------------------------------------------------------------------------------
@@ -416,9 +476,12 @@ public final class LanceTable implements AutoCloseable {
 
   // ---- versions, tags, cleanup -------------------------------------------------------------
 
-  /** The table's tags (create, move, delete, list). */
+  /**
+   * The table's tags (create, move, delete, list): all of them, whatever branch they point into;
+   * tags created or moved here point into this handle's branch.
+   */
   public Tags tags() {
-    return new Tags(ctx.store(), ctx.uri());
+    return new Tags(ctx.rootStore(), ctx.rootUri(), ctx.branch(), ctx.store());
   }
 
   /**
@@ -449,9 +512,12 @@ public final class LanceTable implements AutoCloseable {
     }
   }
 
-  /** A cleanup of old versions and unreferenced files; call {@code dryRun()} first. */
+  /**
+   * A cleanup of this branch's old versions and the files nothing references any more; call
+   * {@code dryRun()} first.
+   */
   public Cleanup cleanup() {
-    return new Cleanup(ctx.store(), ctx.uri());
+    return new Cleanup(ctx.rootStore(), ctx.rootUri(), ctx.branch());
   }
 
   // ---- internals ----------------------------------------------------------------------------
@@ -472,6 +538,20 @@ public final class LanceTable implements AutoCloseable {
     }
   }
 
+  /** A version and the context its files are read in: a tag's is its branch's. */
+  Scan.At resolveAt(VersionRef ref) {
+    Snapshot s = resolve(ref);
+    Optional<String> b = ctx.branch();
+    if (ref instanceof VersionRef.Tag t) {
+      try {
+        b = kernel.tagInfo(t.name()).branch();
+      } catch (RuntimeException e) {
+        throw Commits.translate(e);
+      }
+    }
+    return new Scan.At(s, ctx.forBranch(b).at(s.manifest()));
+  }
+
   static String storageVersionOf(Manifest m) {
     return m.dataFormat().map(DataStorageFormat::version).orElse("2.0");
   }
@@ -484,6 +564,7 @@ public final class LanceTable implements AutoCloseable {
   public void close() {
     try {
       kernel.close();
+      owner.ifPresent(Table::close);
     } finally {
       if (ownsAllocator) {
         ctx.allocator().close();

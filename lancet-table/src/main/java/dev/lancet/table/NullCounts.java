@@ -14,7 +14,7 @@ final class NullCounts {
   static long count(TableContext ctx, Snapshot read, String path) {
     String[] parts = path.split("\\.");
     long nulls = 0;
-    try (ArrowReader r = new Scan(ctx, ref -> read).select(parts[0]).open()) {
+    try (ArrowReader r = new Scan(ctx, ref -> new Scan.At(read, ctx.at(read.manifest()))).select(parts[0]).open()) {
       while (r.loadNextBatch()) {
         FieldVector top = r.getVectorSchemaRoot().getVector(0);
         int rows = r.getVectorSchemaRoot().getRowCount();

@@ -45,8 +45,9 @@ final class Overlays implements AutoCloseable {
           }
           String where = "overlay " + o.dataFile().path() + " of fragment " + fragment.id();
           RoaringBitmap covered = coverage(o, slot, where);
-          DataFileReader file = ctx.dataFiles().openReader(new ReadSpec(ctx.uri(),
-              ctx.storageOptions(), "data/" + o.dataFile().path(), allocator));
+          BaseFiles.Location at = BaseFiles.data(ctx, o.dataFile(), where);
+          DataFileReader file = ctx.dataFiles().openReader(new ReadSpec(at.uri(),
+              ctx.storageOptions(), at.path(), allocator));
           open.add(file);
           FileColumns.Column column = FileColumns.of(o.dataFile(), file.schema(), where).stream()
               .filter(c -> c.slotIds().equals(List.of(f.id()))).findFirst()

@@ -19,26 +19,27 @@ import org.apache.arrow.memory.BufferAllocator;
 final class ReaderCache implements AutoCloseable {
   static final int MAX_IDLE = 64;
 
-  private final Map<String, DataFileReader> idle = new HashMap<>();
+  private final Map<BaseFiles.Location, DataFileReader> idle = new HashMap<>();
   private boolean closed;
 
-  /** The idle reader of {@code path}, or a newly opened one. */
-  DataFileReader take(TableContext ctx, String path, BufferAllocator allocator) throws IOException {
+  /** The idle reader of the file at {@code at}, or a newly opened one. */
+  DataFileReader take(TableContext ctx, BaseFiles.Location at, BufferAllocator allocator)
+      throws IOException {
     synchronized (this) {
-      DataFileReader r = idle.remove(path);
+      DataFileReader r = idle.remove(at);
       if (r != null) {
         return r;
       }
     }
-    return ctx.dataFiles().openReader(new ReadSpec(ctx.uri(), ctx.storageOptions(), path,
+    return ctx.dataFiles().openReader(new ReadSpec(at.uri(), ctx.storageOptions(), at.path(),
         allocator));
   }
 
   /** Takes back a reader whose read ended cleanly (closed if one is idle already, or too many). */
-  void giveBack(String path, DataFileReader r) {
+  void giveBack(BaseFiles.Location at, DataFileReader r) {
     synchronized (this) {
-      if (!closed && idle.size() < MAX_IDLE && !idle.containsKey(path)) {
-        idle.put(path, r);
+      if (!closed && idle.size() < MAX_IDLE && !idle.containsKey(at)) {
+        idle.put(at, r);
         return;
       }
     }

@@ -41,7 +41,7 @@ public final class Scan {
   public static final int DEFAULT_BATCH_SIZE = 8192;
 
   private final TableContext ctx;
-  private final Function<VersionRef, Snapshot> resolver;
+  private final Function<VersionRef, At> resolver;
   private Optional<List<String>> columns = Optional.empty();
   private VersionRef version = new VersionRef.Latest();
   private boolean withRowId;
@@ -51,7 +51,10 @@ public final class Scan {
   private int batchSize = DEFAULT_BATCH_SIZE;
   private Optional<String> filter = Optional.empty();
 
-  Scan(TableContext ctx, Function<VersionRef, Snapshot> resolver) {
+  /** A version a scan resolved, with the context its files are read in (its branch's). */
+  record At(Snapshot snapshot, TableContext ctx) {}
+
+  Scan(TableContext ctx, Function<VersionRef, At> resolver) {
     this.ctx = ctx;
     this.resolver = resolver;
   }
@@ -162,7 +165,7 @@ public final class Scan {
       }
       List<RowRange> liveRanges;
       try {
-        liveRanges = RowSelection.live(f.physicalRows(), DeletionFiles.current(ctx.store(), f));
+        liveRanges = RowSelection.live(f.physicalRows(), BaseFiles.deletions(plan.ctx(), f));
       } catch (IOException e) {
         throw new UncheckedIOException("reading the deletion file of fragment " + f.id(), e);
       }
@@ -171,7 +174,7 @@ public final class Scan {
       long n = RowSelection.count(selected);
       left -= n;
       if (n > 0) {
-        tasks.add(new ScanTask(ctx, plan, f, selected));
+        tasks.add(new ScanTask(plan.ctx(), plan, f, selected));
       }
     }
     return tasks;
@@ -186,7 +189,7 @@ public final class Scan {
     Fragment f = plan.manifest().fragments().stream().filter(x -> x.id() == d.fragmentId())
         .findFirst().orElseThrow(() -> new NotFoundException("fragment " + d.fragmentId()
             + " is not in version " + d.version() + " of " + ctx.uri()));
-    return new ScanTask(ctx, plan, f, d.ranges());
+    return new ScanTask(plan.ctx(), plan, f, d.ranges());
   }
 
   /** The scan's rows as Arrow batches, from the table's allocator. */
@@ -212,10 +215,11 @@ public final class Scan {
       org.apache.arrow.vector.types.pojo.Schema outSchema, boolean withRowId,
       boolean withRowAddr, int batchSize, Map<Long, ArrowType> dictionaryValueTypes,
       Optional<dev.lancet.table.expr.BoundPredicate> filter,
-      List<Field> read, org.apache.arrow.vector.types.pojo.Schema readSchema) {}
+      List<Field> read, org.apache.arrow.vector.types.pojo.Schema readSchema, TableContext ctx) {}
 
   private Plan plan() {
-    Snapshot snap = resolver.apply(version);
+    At at = resolver.apply(version);
+    Snapshot snap = at.snapshot();
     Manifest m = snap.manifest();
     Schema schema = m.schema();
     List<Field> top = schema.topLevel();
@@ -258,7 +262,7 @@ public final class Scan {
     Map<Long, ArrowType> dictionaries = Map.copyOf(dictionaryValueTypes);
     if (filter.isEmpty()) {
       return new Plan(snap.version(), m, schema, projected, outSchema, withRowId, withRowAddr,
-          batchSize, dictionaries, Optional.empty(), projected, outSchema);
+          batchSize, dictionaries, Optional.empty(), projected, outSchema, at.ctx());
     }
     dev.lancet.table.expr.BoundPredicate bound = Sql.filter(filter.get(), full, "filter");
     List<Field> read = new ArrayList<>(projected);
@@ -276,7 +280,7 @@ public final class Scan {
     readOut.addAll(out.subList(projected.size(), out.size()));
     return new Plan(snap.version(), m, schema, projected, outSchema, withRowId, withRowAddr,
         batchSize, dictionaries, Optional.of(bound), read,
-        new org.apache.arrow.vector.types.pojo.Schema(readOut));
+        new org.apache.arrow.vector.types.pojo.Schema(readOut), at.ctx());
   }
 
   /** A scan returns top-level dictionary columns with their dictionaries; nested ones not yet. */

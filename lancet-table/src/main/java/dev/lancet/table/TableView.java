@@ -36,7 +36,7 @@ final class TableView {
   private ReaderCache readers; // null: each read opens and closes its files
 
   TableView(TableContext ctx, Snapshot read) {
-    this.ctx = ctx;
+    this.ctx = ctx.at(read.manifest());
     this.read = read;
     this.schema = read.manifest().schema();
     this.fieldWatermark = fieldWatermark(read.manifest());

@@ -15,10 +15,11 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The table's tags, in lance-core's format: one file {@code _refs/tags/{name}.json} per tag,
- * {@code {"branch": null, "version": N, "createdAt": ..., "updatedAt": ..., "manifestSize": B,
- * "metadata": {}}}. Creating a tag is atomic (put-if-absent: of two creators of one name exactly
- * one wins); a tag names an existing version of the main branch; cleanup keeps tagged versions.
+ * The table's tags, in lance-core's format: one file {@code _refs/tags/{name}.json} per tag at the
+ * table root, whatever branch it points into, {@code {"branch": null | "name", "version": N,
+ * "createdAt": ..., "updatedAt": ..., "manifestSize": B, "metadata": {}}}. Creating a tag is
+ * atomic (put-if-absent: of two creators of one name exactly one wins); a tag made through a
+ * branch's handle names an existing version of that branch; cleanup keeps tagged versions.
  */
 public final class Tags {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -27,10 +28,19 @@ public final class Tags {
 
   private final ObjectStore store;
   private final String uri;
+  private final Optional<String> branch;
+  private final ObjectStore branchStore;
 
-  Tags(ObjectStore store, String uri) {
+  /**
+   * @param store the table's store (tags live at its root)
+   * @param branch the branch new tags point into (empty: main), whose versions
+   *     {@code branchStore} holds
+   */
+  Tags(ObjectStore store, String uri, Optional<String> branch, ObjectStore branchStore) {
     this.store = store;
     this.uri = uri;
+    this.branch = branch;
+    this.branchStore = branchStore;
   }
 
   /** Every tag, by name. */
@@ -38,7 +48,7 @@ public final class Tags {
     try {
       List<TagInfo> out = new ArrayList<>();
       for (dev.lancet.core.version.Tag t : dev.lancet.core.version.Tags.list(store)) {
-        out.add(new TagInfo(t.name(), t.version()));
+        out.add(new TagInfo(t.name(), t.version(), t.branch()));
       }
       return out;
     } catch (IOException e) {
@@ -52,7 +62,10 @@ public final class Tags {
     return list().stream().filter(t -> t.name().equals(name)).findFirst();
   }
 
-  /** Tags {@code version} as {@code name}; an error when the tag exists or the version does not. */
+  /**
+   * Tags {@code version} of this handle's branch as {@code name}; an error when the tag exists or
+   * the version does not.
+   */
   public TagInfo create(String name, long version) {
     check(name);
     VersionEntry entry = existing(version);
@@ -65,10 +78,10 @@ public final class Tags {
     } catch (IOException e) {
       throw new UncheckedIOException("creating tag " + name + " of " + uri, e);
     }
-    return new TagInfo(name, version);
+    return new TagInfo(name, version, branch);
   }
 
-  /** Points the existing tag {@code name} at {@code version}. */
+  /** Points the existing tag {@code name} at {@code version} of this handle's branch. */
   public TagInfo move(String name, long version) {
     check(name);
     requireTag(name);
@@ -79,7 +92,7 @@ public final class Tags {
     } catch (IOException e) {
       throw new UncheckedIOException("moving tag " + name + " of " + uri, e);
     }
-    return new TagInfo(name, version);
+    return new TagInfo(name, version, branch);
   }
 
   /** Deletes the tag {@code name}; an error when there is none. */
@@ -103,7 +116,7 @@ public final class Tags {
 
   private VersionEntry existing(long version) {
     try {
-      return Versions.resolve(store, version);
+      return Versions.resolve(branchStore, version);
     } catch (dev.lancet.core.version.VersionNotFoundException e) {
       throw new NotFoundException(e.getMessage(), e);
     } catch (IOException e) {
@@ -120,9 +133,13 @@ public final class Tags {
     }
   }
 
-  private static byte[] contents(long version, long manifestSize, Instant created, Instant updated) {
+  private byte[] contents(long version, long manifestSize, Instant created, Instant updated) {
     ObjectNode n = JSON.createObjectNode();
-    n.putNull("branch");
+    if (branch.isPresent()) {
+      n.put("branch", branch.get());
+    } else {
+      n.putNull("branch");
+    }
     n.put("version", version);
     n.put("createdAt", created.toString());
     n.put("updatedAt", updated.toString());

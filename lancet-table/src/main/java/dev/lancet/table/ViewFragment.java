@@ -76,7 +76,7 @@ final class ViewFragment {
   DeletionVector deleted(TableContext ctx) {
     if (deleted == null) {
       try {
-        deleted = DeletionFiles.current(ctx.store(), fragment);
+        deleted = BaseFiles.deletions(ctx, fragment);
       } catch (IOException e) {
         throw new UncheckedIOException("reading the deletion file of fragment " + fragment.id(), e);
       }

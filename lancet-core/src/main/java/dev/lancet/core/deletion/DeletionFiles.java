@@ -28,6 +28,33 @@ public final class DeletionFiles {
   }
 
   /**
+   * The fragment's deleted rows, its deletion file found in its base path when it has one
+   * (a branch's fragments shared with its parent; docs/decisions/0027).
+   */
+  public static DeletionVector current(ObjectStore store, String location,
+      java.util.List<dev.lancet.format.model.BasePath> bases, Fragment fragment) throws IOException {
+    Optional<DeletionFile> df = fragment.deletionFile();
+    if (df.isEmpty()) {
+      return DeletionVector.empty();
+    }
+    if (df.get().baseId().isEmpty()) {
+      return read(store, fragment.id(), df.get());
+    }
+    ObjectStore base;
+    try {
+      base = dev.lancet.core.store.BaseStores.datasetRoot(store, location, bases,
+          df.get().baseId().getAsInt());
+    } catch (IOException e) {
+      throw new IOException("the deletion file of fragment " + Long.toUnsignedString(fragment.id())
+          + ": " + e.getMessage(), e);
+    }
+    DeletionFile local = new DeletionFile(df.get().kindValue(), df.get().readVersion(),
+        df.get().id(), df.get().numDeletedRows(), java.util.OptionalInt.empty(),
+        df.get().unknownFields());
+    return read(base, fragment.id(), local);
+  }
+
+  /**
    * Reads the deletion file {@code file} of fragment {@code fragmentId}, refusing one larger
    * than {@link ReadLimits#maxDeletionFileBytes()} unread.
    *

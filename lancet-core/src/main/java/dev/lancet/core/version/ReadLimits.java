@@ -16,6 +16,8 @@ package dev.lancet.core.version;
  *       transaction is about 1 MB).
  *   <li>A deletion file: {@code lancet.maxDeletionFileBytes}, default 512 MiB (a Roaring bitmap of
  *       every one of a fragment's 2^32 possible rows).
+ *   <li>A branch or tag file ({@code _refs/}): {@value #REF_BYTES} bytes, room for a long lineage
+ *       and free-form metadata.
  * </ul>
  */
 public final class ReadLimits {
@@ -23,6 +25,8 @@ public final class ReadLimits {
   public static final int HINT_BYTES = 1024;
   /** Manifests larger than this have their footer checked before being read. */
   public static final long FOOTER_FIRST_BYTES = 4L << 20;
+  /** The largest branch or tag file read. */
+  public static final int REF_BYTES = 1 << 20;
 
   private ReadLimits() {}
 

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadmeSnippetsTest {
   /** In README order; the kernel ones run in {@link ReadmeFirstScreenTest}. */
   static final List<String> SNIPPETS = List.of("create", "concurrent-appends", "evolve",
-      "time-travel", "history", "cleanup", "delete", "upsert", "transaction", "compact",
+      "time-travel", "history", "cleanup", "branches", "delete", "upsert", "transaction", "compact",
       "kernel-commit", "replan");
 
   @TempDir Path tmp;
@@ -77,6 +77,15 @@ class ReadmeSnippetsTest {
     assertThat(done.versionsRemoved()).isNotEmpty().doesNotContain(2L, 9L);
     assertThat(LanceDatasets.countRows(tmp.resolve("events"), 9)).isEqualTo(300);
     assertThat(LanceDatasets.countRows(tmp.resolve("events"), 2)).isEqualTo(150);
+    long trial = BranchesSnippet.run(uri);
+    assertThat(trial).isLessThan(300);
+    assertThat(LanceDatasets.countRows(tmp.resolve("events"), 9)).isEqualTo(300);
+    assertThat((long) LanceDatasets.withDataset(tmp.resolve("events"), java.util.Optional.empty(),
+        ds -> {
+          try (var b = ds.checkout(org.lance.Ref.ofTag("trial-done"))) {
+            return b.countRows();
+          }
+        })).isEqualTo(trial);
   }
 
   @Test

@@ -16,11 +16,11 @@ import org.apache.arrow.vector.util.Text;
  * Rows of a scan as plain Java values (strings, numbers, lists, maps of a struct's members,
  * hex for bytes), so scans by Lancet and by lance-core compare with {@code equals}.
  */
-final class Rows {
+public final class Rows {
   private Rows() {}
 
   /** Every row of {@code reader} (which is closed), each a map of column name to value. */
-  static List<Map<String, Object>> of(ArrowReader reader) {
+  public static List<Map<String, Object>> of(ArrowReader reader) {
     try (reader) {
       List<Map<String, Object>> out = new ArrayList<>();
       while (reader.loadNextBatch()) {
@@ -33,7 +33,7 @@ final class Rows {
     }
   }
 
-  static void addAll(VectorSchemaRoot root, List<Map<String, Object>> out) {
+  public static void addAll(VectorSchemaRoot root, List<Map<String, Object>> out) {
     for (int i = 0; i < root.getRowCount(); i++) {
       Map<String, Object> row = new LinkedHashMap<>();
       for (FieldVector v : root.getFieldVectors()) {
