@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
@@ -284,25 +285,35 @@ final class NearestSearch {
     return out;
   }
 
-  /** The k nearest rows of one chunk, per query. */
+  /**
+   * The k nearest rows of one chunk, per query. With a pre-filter, the filter's columns are read
+   * and evaluated first, and the vectors of the matching rows only are read after (a selective
+   * filter then reads few vectors).
+   */
   private TopK[] search(Chunk chunk) {
     int n = queries.count();
     TopK[] heaps = new TopK[n];
     for (int q = 0; q < n; q++) {
       heaps[q] = new TopK(query.k());
     }
-    boolean prefiltered = filter.isPresent() && query.prefilter();
-    List<Field> read = new ArrayList<>(List.of(vectorField));
-    if (prefiltered) {
-      filterFields.stream().filter(f -> !read.contains(f)).forEach(read::add);
+    RoaringBitmap matching = null;
+    IntFunction<List<RowRange>> ranges = gap -> chunk.ranges();
+    if (filter.isPresent() && query.prefilter()) {
+      RoaringBitmap m = matching(chunk);
+      if (m.isEmpty()) {
+        return heaps;
+      }
+      matching = m;
+      ranges = gap -> Matches.ranges(m, gap);
     }
+    List<Field> read = List.of(vectorField);
     Schema readSchema = withRowId(arrowOf(read));
     BufferAllocator allocator = ctx.allocator();
     long fragmentId = chunk.fragment().id();
     String column = query.column();
     try (FragmentRead fr = new FragmentRead(ctx, plan.schema(), chunk.fragment(), read, true,
-        false, chunk.ranges(), plan.batchSize(), allocator, readSchema,
-        f -> FragmentRead.inlineRowIds(f, ctx.store()));
+        false, ranges, plan.batchSize(), allocator, readSchema,
+        f -> FragmentRead.inlineRowIds(f, ctx.store()), null);
         VectorSchemaRoot named = VectorSchemaRoot.create(readSchema, allocator)) {
       VectorBatch vectors = new VectorBatch(type, dim);
       VectorSchemaRoot batch;
@@ -311,11 +322,11 @@ final class NearestSearch {
         load(batch, named);
         FixedSizeListVector vec = (FixedSizeListVector) named.getVector(0);
         UInt8Vector ids = (UInt8Vector) named.getVector(TableColumns.ROW_ID);
-        RoaringBitmap keep = prefiltered ? filter.get().selection(named) : null;
         vectors.load(vec, column);
         int rows = named.getRowCount();
         for (int r = 0; r < rows; r++) {
-          if (vectors.isNull(r) || (keep != null && !keep.contains(r))) {
+          // rows between matching ones come along where skipping costs more than reading
+          if (vectors.isNull(r) || (matching != null && !matching.contains((int) offsets[r]))) {
             continue;
           }
           long id = ids.get(r);
@@ -332,6 +343,32 @@ final class NearestSearch {
       throw new UncheckedIOException("searching fragment " + fragmentId + " of " + ctx.uri(), e);
     }
     return heaps;
+  }
+
+  /** The physical offsets of the chunk's rows the filter keeps. */
+  private RoaringBitmap matching(Chunk chunk) {
+    Schema schema = arrowOf(filterFields);
+    RoaringBitmap out = new RoaringBitmap();
+    BufferAllocator allocator = ctx.allocator();
+    try (FragmentRead fr = new FragmentRead(ctx, plan.schema(), chunk.fragment(), filterFields,
+        false, false, chunk.ranges(), plan.batchSize(), allocator, schema,
+        f -> Optional.empty());
+        VectorSchemaRoot named = VectorSchemaRoot.create(schema, allocator)) {
+      VectorSchemaRoot batch;
+      while ((batch = fr.next()) != null) {
+        long[] offsets = fr.offsets();
+        load(batch, named);
+        int[] selected = filter.get().selection(named).toArray();
+        for (int k = 0; k < selected.length; k++) {
+          selected[k] = (int) offsets[selected[k]];
+        }
+        out.addN(selected, 0, selected.length);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("evaluating the filter on fragment "
+          + chunk.fragment().id() + " of " + ctx.uri(), e);
+    }
+    return out;
   }
 
   /** The rows found, read back per fragment: the selected columns and the post-filter's. */
