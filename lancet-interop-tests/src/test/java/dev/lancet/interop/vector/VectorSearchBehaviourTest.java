@@ -251,6 +251,53 @@ class VectorSearchBehaviourTest {
     }
   }
 
+  /** {@code asOfVersion} and {@code asOfTag} search that version, as lance-core opened at it. */
+  @Test
+  void anOlderVersionIsSearchedAsLanceCoreSearchesIt() throws Exception {
+    Path dir = table("versions", new Spec(Element.F32, 5, 400, 90, false, 0.1, true, false), 11);
+    float[] q = {1, 0, 0, -1, 1};
+    long before;
+    try (LanceTable t = LanceTable.open(dir.toString())) {
+      before = t.version();
+      t.tags().create("before", before);
+      t.delete("cat < 5");
+    }
+    Search s = new Search(List.of(q), 15, DistanceMetric.L2, Optional.empty(), false,
+        Optional.of(List.of("id", "cat")), Optional.empty(), Optional.empty());
+    Result theirs = dev.lancet.datafile.lance.LanceDatasets.withDataset(dir,
+        Optional.of(before), ds -> {
+          try {
+            return ExactSearchDifferentialTest.lanceCore(ds, s, q);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+    try (LanceTable t = LanceTable.open(dir.toString())) {
+      for (boolean byTag : new boolean[] {false, true}) {
+        dev.lancet.table.Scan scan = t.newScan().select("id", "cat").nearest("vec", q, 15)
+            .withRowId();
+        if (byTag) {
+          scan.asOfTag("before");
+        } else {
+          scan.asOfVersion(before);
+        }
+        try (ArrowReader r = scan.open()) {
+          ExactSearchDifferentialTest.compare("version " + before + (byTag ? " by tag" : ""),
+              ExactSearchDifferentialTest.read(r), theirs, Element.F32, DistanceMetric.L2);
+        }
+      }
+      try (ArrowReader r = t.newScan().select("id", "cat").nearest("vec", q, 15).withRowId()
+          .open()) {
+        Result now = ExactSearchDifferentialTest.read(r);
+        assertThat(now.rows()).allSatisfy(row -> assertThat(row.get("cat")).satisfiesAnyOf(
+            c -> assertThat(c).isEqualTo("null"), c -> assertThat(Integer.parseInt(c))
+                .isGreaterThanOrEqualTo(5)));
+        assertThat(theirs.rows()).anySatisfy(row -> assertThat(row.get("cat")).isIn("0", "1",
+            "2", "3", "4"));
+      }
+    }
+  }
+
   /** {@code lancet search --format json} returns lance-core's rows. */
   @Test
   void theSearchCommandPrintsLanceCoresRows() throws Exception {

@@ -28,7 +28,7 @@ public final class TopK {
       throw new IllegalArgumentException("k must be positive, not " + k);
     }
     this.k = k;
-    int cap = Math.min(k, 1024); // grows with the rows seen, never to more than k
+    int cap = Math.min(k, 64); // grows with the rows seen, never to more than k
     this.dist = new float[cap];
     this.ids = new long[cap];
     this.addrs = new long[cap];
