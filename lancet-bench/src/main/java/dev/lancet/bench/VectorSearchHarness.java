@@ -307,6 +307,8 @@ public final class VectorSearchHarness {
     List<Double> theirs = new ArrayList<>();
     List<Double> oursProc = new ArrayList<>();
     List<Double> theirsProc = new ArrayList<>();
+    List<Double> oursCpu = new ArrayList<>();
+    List<Double> theirsCpu = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
       for (String side : run % 2 == 0 ? List.of("lancet", "lance-core")
           : List.of("lance-core", "lancet")) {
@@ -323,7 +325,10 @@ public final class VectorSearchHarness {
         double ms = out.lines().filter(x -> x.startsWith("elapsed-ms "))
             .mapToDouble(x -> Double.parseDouble(x.substring(11))).findFirst()
             .orElseThrow(() -> new IllegalStateException(side + " printed no time: " + out));
+        double cpu = out.lines().filter(x -> x.startsWith("cpu-ms "))
+            .mapToDouble(x -> Double.parseDouble(x.substring(7))).findFirst().orElse(0);
         (side.equals("lancet") ? ours : theirs).add(ms);
+        (side.equals("lancet") ? oursCpu : theirsCpu).add(cpu);
         (side.equals("lancet") ? oursProc : theirsProc).add(proc);
       }
     }
@@ -331,6 +336,9 @@ public final class VectorSearchHarness {
     System.out.printf(Locale.ROOT, "  cold %s whole process (JVM start-up included): Lancet "
         + "median %.0f ms, lance-core median %.0f ms%n", workload, median(oursProc),
         median(theirsProc));
+    System.out.printf(Locale.ROOT, "  cold %s process CPU time of the call (JIT compiler threads "
+        + "included): Lancet median %.0f ms, lance-core median %.0f ms, ratio %.2f%n", workload,
+        median(oursCpu), median(theirsCpu), median(oursCpu) / median(theirsCpu));
   }
 
   /** One call in this (new) JVM: open, search, read; prints the time. */
@@ -338,6 +346,7 @@ public final class VectorSearchHarness {
     Path table = dir.resolve("vectors-" + ROWS);
     List<float[]> qs = queries(run, queryCount(workload));
     long t0 = System.nanoTime();
+    long c0 = cpuNanos();
     if (side.equals("lancet")) {
       try (LanceTable t = LanceTable.open(table.toString())) {
         lancet(t, workload, qs);
@@ -349,6 +358,7 @@ public final class VectorSearchHarness {
       }
     }
     System.out.printf(Locale.ROOT, "elapsed-ms %.3f%n", (System.nanoTime() - t0) / 1e6);
+    System.out.printf(Locale.ROOT, "cpu-ms %.3f%n", (cpuNanos() - c0) / 1e6);
   }
 
   /** CPU time of the whole process so far (all threads, the JVM's and native ones). */
