@@ -76,6 +76,14 @@ class ExactSearchDifferentialTest {
   @Property(tries = 18, shrinking = ShrinkingMode.OFF)
   void lancetsNearestRowsAreLanceCoresOnRandomTables(@ForAll long seed) throws Exception {
     int t = TRY.getAndIncrement();
+    String replay = System.getProperty("lancet.vector.replay"); // "SEED:TURN", as printed
+    if (replay != null) {
+      if (t == 0) {
+        String[] p = replay.split(":");
+        check(Long.parseLong(p[0]), Integer.parseInt(p[1]));
+      }
+      return;
+    }
     for (int c = 0; c < CASES; c++) {
       long s = seed + 0x9E3779B97F4A7C15L * c;
       check(s, t + c);
@@ -87,8 +95,8 @@ class ExactSearchDifferentialTest {
     System.out.printf("[exact-search] %d searches compared; %d of %d distances bit for bit equal,"
         + " %d near-tie reorderings%n", SEARCHES.get(), BITWISE.get(), DISTANCES.get(),
         TIE_SWAPS.get());
-    if (TRY.get() < 18) {
-      return; // a filtered run
+    if (TRY.get() < 18 || System.getProperty("lancet.vector.replay") != null) {
+      return; // a filtered run, or a replay of one case
     }
     List<String> wanted = new ArrayList<>();
     for (Element e : List.of(Element.F16, Element.F32, Element.F64)) {
@@ -120,7 +128,8 @@ class ExactSearchDifferentialTest {
     int rows = 20 + rnd.nextInt(600);
     Spec spec = new Spec(element, dim, rows, 10 + rnd.nextInt(rows), stable,
         turn % 5 == 2 ? 0 : 0.1, ties, rnd.nextInt(4) == 0);
-    System.out.println("[exact-search] seed=" + seed + " " + spec);
+    System.out.println("[exact-search] seed=" + seed + " turn=" + turn + " " + spec
+        + " (replay: -Dlancet.vector.replay=" + seed + ":" + turn + ")");
     Path dir = Files.createTempDirectory("lancet-exact-search");
     try (BufferAllocator alloc = new RootAllocator()) {
       COVERED.addAll(VectorTables.create(dir, alloc, rnd, spec, deletions, append));
@@ -134,7 +143,7 @@ class ExactSearchDifferentialTest {
             DistanceMetric.DOT)) {
           for (FilterMode mode : FilterMode.values()) {
             Search s = Search.random(rnd, spec, m, mode, live);
-            String label = "seed=" + seed + " " + element + "/" + m + "/" + mode + " " + s;
+            String label = "seed=" + seed + ":" + turn + " " + element + "/" + m + "/" + mode + " " + s;
             Result ours = lancet(table, s, s.queries());
             for (int q = 0; q < s.queries().size(); q++) {
               Result theirs = lanceCore(ds, s, s.queries().get(q));
@@ -326,43 +335,73 @@ class ExactSearchDifferentialTest {
       theirRank.put(theirs.rowIds().get(i), i);
       ourRank.put(ours.rowIds().get(i), i);
     }
-    assertThat(new TreeSet<>(ours.rowIds())).as(label + ": distinct rows").hasSize(n);
+    assertThat(ourRank).as(label + ": distinct rows").hasSize(n);
+    String ids = "; lance-core's ids " + theirs.rowIds() + " " + theirs.distances()
+        + ", Lancet's " + ours.rowIds() + " " + ours.distances();
+    // Rank by rank, the distances agree within tolerance.
     for (int i = 0; i < n; i++) {
       float d1 = ours.distances().get(i);
       float d2 = theirs.distances().get(i);
       DISTANCES.incrementAndGet();
-      if (Float.floatToIntBits(d1) == Float.floatToIntBits(d2)) {
+      if (bits(d1) == bits(d2)) {
         BITWISE.incrementAndGet();
       }
       assertThat(Math.abs(d1 - d2)).as(label + ": distance at rank " + i + " (Lancet " + d1
-          + ", lance-core " + d2 + ")").isLessThanOrEqualTo(tolerance(d2, e));
-      long id = ours.rowIds().get(i);
-      if (id != theirs.rowIds().get(i)) {
-        // Only a near-tie may reorder: lance-core ranks this row within tolerance of where
-        // Lancet does, or (at the k-th boundary) left it out at about the k-th distance.
-        Integer j = theirRank.get(id);
-        Integer theirsOurs = ourRank.get(theirs.rowIds().get(i));
-        boolean exactTie = j != null && theirsOurs != null
-            && bits(theirs.distances().get(j)) == bits(d1) && bits(d1) == bits(d2)
-            && bits(ours.distances().get(theirsOurs)) == bits(d2);
-        assertThat(exactTie).as(label + ": rows " + id + " and " + theirs.rowIds().get(i)
-            + " have the same distance " + d1 + " on both sides but rank differently (ties go "
-            + "to the smaller row id); lance-core's ids " + theirs.rowIds() + ", Lancet's "
-            + ours.rowIds()).isFalse();
-        float at = j != null ? theirs.distances().get(j) : theirs.distances().get(n - 1);
-        assertThat(Math.abs(at - d1)).as(label + ": row " + id + " at rank " + i + " ("
-            + d1 + ") is lance-core's rank " + j + " (" + at + "); lance-core's ids "
-            + theirs.rowIds() + ", Lancet's " + ours.rowIds()).isLessThanOrEqualTo(
-                2 * tolerance(at, e));
+          + ", lance-core " + d2 + ")" + ids).isLessThanOrEqualTo(tolerance(d2, e));
+    }
+    if (n == 0) {
+      return;
+    }
+    // A row only one side returned lies at the k-th distance: a near-tie at the boundary.
+    float lastOurs = ours.distances().get(n - 1);
+    float lastTheirs = theirs.distances().get(n - 1);
+    for (int i = 0; i < n; i++) {
+      if (!theirRank.containsKey(ours.rowIds().get(i))) {
+        float d = ours.distances().get(i);
+        assertThat(Math.abs(d - lastTheirs)).as(label + ": Lancet's row " + ours.rowIds().get(i)
+            + " (" + d + ") is not among lance-core's" + ids)
+            .isLessThanOrEqualTo(2 * tolerance(lastTheirs, e));
+      }
+      if (!ourRank.containsKey(theirs.rowIds().get(i))) {
+        float d = theirs.distances().get(i);
+        assertThat(Math.abs(d - lastOurs)).as(label + ": lance-core's row "
+            + theirs.rowIds().get(i) + " (" + d + ") is not among Lancet's" + ids)
+            .isLessThanOrEqualTo(2 * tolerance(lastOurs, e));
+      }
+    }
+    // Two rows both return rank the same way unless their distances are within tolerance of
+    // each other; and never differently when both sides computed an exact tie (ties go to the
+    // smaller row id on both).
+    List<Long> common = ours.rowIds().stream().filter(theirRank::containsKey).toList();
+    for (int x = 0; x < common.size(); x++) {
+      for (int y = x + 1; y < common.size(); y++) {
+        long a = common.get(x);
+        long b = common.get(y);
+        if (theirRank.get(a) < theirRank.get(b)) {
+          continue;
+        }
+        float la = ours.distances().get(ourRank.get(a));
+        float lb = ours.distances().get(ourRank.get(b));
+        float ca = theirs.distances().get(theirRank.get(a));
+        float cb = theirs.distances().get(theirRank.get(b));
+        assertThat(bits(la) == bits(lb) && bits(ca) == bits(cb)).as(label + ": rows " + a
+            + " and " + b + " tie exactly on both sides (" + la + ") but rank differently "
+            + "(ties go to the smaller row id)" + ids).isFalse();
+        assertThat(Math.min(Math.abs(la - lb), Math.abs(ca - cb))).as(label + ": rows " + a
+            + " and " + b + " rank differently (Lancet " + la + ", " + lb + "; lance-core " + ca
+            + ", " + cb + ")" + ids).isLessThanOrEqualTo(2 * tolerance(cb, e));
         TIE_SWAPS.incrementAndGet();
       }
-      Integer j = theirRank.get(id);
+    }
+    // The same row has the same values in every selected column.
+    for (int i = 0; i < n; i++) {
+      Integer j = theirRank.get(ours.rowIds().get(i));
       if (j != null) {
         Map<String, String> a = new LinkedHashMap<>(ours.rows().get(i));
         Map<String, String> b = new LinkedHashMap<>(theirs.rows().get(j));
         a.remove("_distance");
         b.remove("_distance");
-        assertThat(a).as(label + ": the values of row " + id).isEqualTo(b);
+        assertThat(a).as(label + ": the values of row " + ours.rowIds().get(i)).isEqualTo(b);
       }
     }
   }
