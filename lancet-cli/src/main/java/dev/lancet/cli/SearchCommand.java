@@ -106,7 +106,8 @@ public final class SearchCommand implements Callable<Integer> {
       description = "table, csv, json or arrow (default: ${DEFAULT-VALUE}).")
   String format;
 
-  @Option(names = "--output", paramLabel = "FILE", description = "Write the rows to FILE, not stdout.")
+  @Option(names = "--output", paramLabel = "FILE",
+      description = "Write the rows to FILE, not stdout.")
   java.nio.file.Path output;
 
   @Override
@@ -180,7 +181,8 @@ public final class SearchCommand implements Callable<Integer> {
     try {
       node = new ObjectMapper().readTree(json);
     } catch (IOException e) {
-      throw new CliException("--vector '" + json + "' is not JSON: " + e.getMessage().lines().findFirst().orElse(""));
+      throw new CliException("--vector '" + json + "' is not JSON: "
+          + e.getMessage().lines().findFirst().orElse(""));
     }
     if (node == null || !node.isArray() || node.isEmpty()) {
       throw new CliException("--vector must be a non-empty JSON array of numbers (or of such "

@@ -28,7 +28,9 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * A read of the table: which columns, which version (the newest, a number, a tag, or the
  * newest as of a time), how many rows after skipping how many, and whether to add the
  * {@code _rowid} / {@code _rowaddr} columns. Rows come in fragment order, deleted rows left
- * out; a column a fragment has no data for reads as nulls.
+ * out; a column a fragment has no data for reads as nulls. With {@link #nearest} the scan is a
+ * vector search instead: the k rows nearest to a query vector, nearest first, with
+ * {@code _distance} (docs/decisions/0028).
  *
  * <pre>{@code
  * try (ArrowReader r = table.newScan().select("id", "name").asOfTag("nightly").limit(100).open()) {

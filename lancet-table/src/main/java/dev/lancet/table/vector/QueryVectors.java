@@ -49,8 +49,8 @@ public final class QueryVectors {
       float[] v = raw.get(q);
       String which = n == 1 ? "the query vector" : "query vector " + q;
       if (v.length != dim) {
-        throw new InvalidInputException(which + " has " + v.length + " values, but column '" + column
-            + "' holds vectors of " + dim);
+        throw new InvalidInputException(which + " has " + v.length + " values, but column '"
+            + column + "' holds vectors of " + dim);
       }
       for (int i = 0; i < dim; i++) {
         if (!Float.isFinite(v[i])) {
@@ -58,8 +58,9 @@ public final class QueryVectors {
               + "; every value of a query vector must be a finite number");
         }
         if (type == ElementType.UINT8 && (v[i] < 0 || v[i] > 255 || v[i] != Math.rint(v[i]))) {
-          throw new InvalidInputException(which + " has " + v[i] + " at position " + i + ", but column '" + column
-              + "' holds uint8 vectors: every value must be an integer from 0 to 255");
+          throw new InvalidInputException(which + " has " + v[i] + " at position " + i
+              + ", but column '" + column + "' holds uint8 vectors: every value must be an "
+              + "integer from 0 to 255");
         }
       }
       switch (type) {
@@ -89,7 +90,8 @@ public final class QueryVectors {
         }
       }
       if (metric == DistanceMetric.COSINE && norms[q] == 0f) {
-        throw new InvalidInputException(which + " is all zeros" + (type == ElementType.FLOAT16 ? " as float16" : "")
+        throw new InvalidInputException(which + " is all zeros"
+            + (type == ElementType.FLOAT16 ? " as float16" : "")
             + ", and no vector has a cosine distance to it; use another query or metric");
       }
     }
