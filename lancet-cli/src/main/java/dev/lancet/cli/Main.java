@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
         CreateCommand.class,
         AppendCommand.class,
         ScanCommand.class,
+        SearchCommand.class,
         AddColumnsCommand.class,
         DropColumnsCommand.class,
         AlterColumnsCommand.class,

@@ -1,7 +1,6 @@
 package dev.lancet.cli;
 
 import dev.lancet.cli.table.Progress;
-import dev.lancet.cli.table.ScanOutput;
 import dev.lancet.table.LanceTable;
 import dev.lancet.table.Scan;
 import java.io.IOException;
@@ -62,29 +61,16 @@ public final class ScanCommand implements Callable<Integer> {
   @Option(names = "--with-row-address", description = "Add the _rowaddr column.")
   boolean rowAddress;
 
-  @Option(names = "--format", paramLabel = "F", defaultValue = "table",
-      description = "table, csv, json or arrow (default: ${DEFAULT-VALUE}).")
-  String format;
-
-  @Option(names = "--json", description = "The same as --format json.")
-  boolean json;
-
-  @Option(names = "--raw-temporal", description = "Print timestamps, dates and times as the "
-      + "integers stored (ticks of the column's unit since the epoch, days, ticks since midnight).")
-  boolean rawTemporal;
+  @picocli.CommandLine.Mixin
+  RowOutputOptions rowOutput;
 
   @Option(names = "--progress", description = "Show progress on stderr even when it is not a terminal.")
   boolean progress;
 
-  @Option(names = "--output", paramLabel = "FILE", description = "Write the rows to FILE, not stdout.")
-  java.nio.file.Path output;
 
   @Override
   public Integer call() throws IOException {
-    if (json && !format.equals("table") && !format.equals("json")) {
-      throw new CliException("--json and --format " + format + " ask for two formats; give one");
-    }
-    ScanOutput.Format f = ScanOutput.parse(json ? "json" : format);
+    rowOutput.format(); // a bad format fails before the table is opened
     try (LanceTable table = target.open()) {
       Scan scan = table.newScan();
       if (columns != null) {
@@ -113,22 +99,9 @@ public final class ScanCommand implements Callable<Integer> {
       }
       // Progress only when the rows go somewhere else than the terminal it is drawn on.
       try (ArrowReader reader = scan.open();
-          Progress p = new Progress(spec.commandLine().getErr(), progress || output != null,
+          Progress p = new Progress(spec.commandLine().getErr(), progress || rowOutput.toFile(),
               "scanned")) {
-        if (output != null) {
-          try (java.io.OutputStream raw = new java.io.BufferedOutputStream(
-                  java.nio.file.Files.newOutputStream(output));
-              java.io.PrintWriter text = new java.io.PrintWriter(new java.io.OutputStreamWriter(
-                  raw, java.nio.charset.StandardCharsets.UTF_8))) {
-            ScanOutput.write(reader, f, text, raw, p, rawTemporal);
-            Outputs.check(text, "writing the rows to " + output);
-          }
-        } else {
-          ScanOutput.write(reader, f, spec.commandLine().getOut(), System.out,
-              f == ScanOutput.Format.TABLE ? rows -> { } : p, rawTemporal);
-          Outputs.check(spec.commandLine().getOut(), "writing the rows to standard output");
-          Outputs.check(System.out, "writing the rows to standard output");
-        }
+        rowOutput.print(spec, reader, p);
       }
     }
     return ExitCodes.OK;

@@ -28,7 +28,9 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * A read of the table: which columns, which version (the newest, a number, a tag, or the
  * newest as of a time), how many rows after skipping how many, and whether to add the
  * {@code _rowid} / {@code _rowaddr} columns. Rows come in fragment order, deleted rows left
- * out; a column a fragment has no data for reads as nulls.
+ * out; a column a fragment has no data for reads as nulls. With {@link #nearest} the scan is a
+ * vector search instead: the k rows nearest to a query vector, nearest first, with
+ * {@code _distance} (docs/decisions/0028).
  *
  * <pre>{@code
  * try (ArrowReader r = table.newScan().select("id", "name").asOfTag("nightly").limit(100).open()) {
@@ -50,6 +52,7 @@ public final class Scan {
   private long limit = Long.MAX_VALUE;
   private int batchSize = DEFAULT_BATCH_SIZE;
   private Optional<String> filter = Optional.empty();
+  private Optional<NearestQuery> nearest = Optional.empty();
 
   /** A version a scan resolved, with the context its files are read in (its branch's). */
   record At(Snapshot snapshot, TableContext ctx) {}
@@ -78,6 +81,113 @@ public final class Scan {
     Sql.parseFilter(sql, "filter");
     this.filter = Optional.of(sql);
     return this;
+  }
+
+  /**
+   * Makes the scan a vector search: the {@code k} rows whose vectors in {@code column} are
+   * nearest to {@code query}, nearest first, with their distance in a {@code _distance} column
+   * (float32) after the selected columns. An exact search over every live row (Lancet does not
+   * read vector indexes yet: see {@link #useIndex}); rows whose vector is null are left out, ties
+   * go to the smaller row id, as in lance-core (docs/decisions/0028). The column holds
+   * fixed-size lists of float16, float32 or float64 (the query is converted to that type), or of
+   * uint8 (the query's values are then integers 0-255). {@code select} may name
+   * {@code _distance} to place it among the columns. With {@link #filter}: see
+   * {@link #prefilter}. Offset and limit apply to the k rows found.
+   *
+   * @throws InvalidInputException when {@code k} is not positive (the column and query are
+   *     checked when the scan is planned, before any data is read)
+   */
+  public Scan nearest(String column, float[] query, int k) {
+    Objects.requireNonNull(query, "query");
+    return nearest(column, List.of(query), false, k);
+  }
+
+  /**
+   * A vector search for several query vectors in one pass over the table: each query gets its
+   * own {@code k} nearest rows, query by query (one batch each, in the order given), with a
+   * {@code _query_index} column (int32, the query's position in {@code queries}) after
+   * {@code _distance}. Offset and limit apply to each query's rows.
+   */
+  public Scan nearest(String column, List<float[]> queries, int k) {
+    Objects.requireNonNull(queries, "queries");
+    if (queries.isEmpty()) {
+      throw new InvalidInputException("a vector search needs at least one query vector");
+    }
+    queries.forEach(q -> Objects.requireNonNull(q, "query vector"));
+    return nearest(column, queries, true, k);
+  }
+
+  private Scan nearest(String column, List<float[]> queries, boolean several, int k) {
+    Objects.requireNonNull(column, "column");
+    if (k <= 0) {
+      throw new InvalidInputException("a vector search needs k (the number of rows to find) "
+          + "to be positive, not " + k);
+    }
+    List<float[]> copies = queries.stream().map(float[]::clone).toList();
+    this.nearest = Optional.of(new NearestQuery(column, copies, several, k, Optional.empty(),
+        false, java.util.OptionalInt.empty(), java.util.OptionalInt.empty(), true));
+    return this;
+  }
+
+  /**
+   * The distance metric of the vector search (default: L2 for float vectors, HAMMING for uint8;
+   * with {@link #useIndex} on and a vector index on the column, the metric the index was built
+   * with, as lance-core does).
+   */
+  public Scan metric(DistanceMetric metric) {
+    Objects.requireNonNull(metric, "metric");
+    this.nearest = Optional.of(nearestFor("metric").withMetric(metric));
+    return this;
+  }
+
+  /**
+   * Whether the {@link #filter} applies before the search (true: the k nearest of the rows the
+   * filter keeps) or after it (false, the default as in lance-core: the filter is applied to the
+   * k nearest rows, so fewer than k, or none, may come back).
+   */
+  public Scan prefilter(boolean prefilter) {
+    this.nearest = Optional.of(nearestFor("prefilter").withPrefilter(prefilter));
+    return this;
+  }
+
+  /**
+   * How many partitions of an IVF index to probe. Carried for the index search to come; an
+   * exact search probes everything, so it does not change the answer today.
+   */
+  public Scan nprobes(int nprobes) {
+    if (nprobes <= 0) {
+      throw new InvalidInputException("nprobes must be positive, not " + nprobes);
+    }
+    this.nearest = Optional.of(nearestFor("nprobes").withNprobes(nprobes));
+    return this;
+  }
+
+  /**
+   * How many times k candidates an index search re-ranks with the stored vectors. Carried for
+   * the index search to come; an exact search ranks every row exactly already.
+   */
+  public Scan refineFactor(int factor) {
+    if (factor <= 0) {
+      throw new InvalidInputException("refineFactor must be positive, not " + factor);
+    }
+    this.nearest = Optional.of(nearestFor("refineFactor").withRefineFactor(factor));
+    return this;
+  }
+
+  /**
+   * Whether to search the column's vector index (default true, as in lance-core). Lancet does
+   * not read vector indexes yet: with an index on the column it searches exactly instead and logs
+   * a warning naming the index, so the answer is exact (never an index's approximation), only
+   * slower. {@code false} always searches exactly.
+   */
+  public Scan useIndex(boolean useIndex) {
+    this.nearest = Optional.of(nearestFor("useIndex").withUseIndex(useIndex));
+    return this;
+  }
+
+  private NearestQuery nearestFor(String knob) {
+    return nearest.orElseThrow(() -> new InvalidInputException(knob + "(...) sets up a vector "
+        + "search: call nearest(column, query, k) first"));
   }
 
   /** Adds {@code _rowid} (uint64): the stable row id, or the row address without them. */
@@ -141,11 +251,17 @@ public final class Scan {
 
   /** The Arrow schema of the batches the scan returns. */
   public org.apache.arrow.vector.types.pojo.Schema schema() {
+    if (nearest.isPresent()) {
+      return search().outSchema();
+    }
     return plan().outSchema();
   }
 
   /** The scan split by fragment, each task opened on its own; tasks with no rows are left out. */
   public List<ScanTask> planTasks() {
+    if (nearest.isPresent()) {
+      throw new InvalidInputException("a vector search is not split into scan tasks; open() it");
+    }
     return tasks(plan());
   }
 
@@ -199,6 +315,9 @@ public final class Scan {
 
   /** The scan's rows as Arrow batches, allocated from {@code allocator}. */
   public ArrowReader open(BufferAllocator allocator) {
+    if (nearest.isPresent()) {
+      return search().open(allocator);
+    }
     Plan plan = plan();
     return plan.filter().isPresent()
         ? new ScanReader(allocator, plan, tasks(plan), offset, limit)
@@ -217,8 +336,18 @@ public final class Scan {
       Optional<dev.lancet.table.expr.BoundPredicate> filter,
       List<Field> read, org.apache.arrow.vector.types.pojo.Schema readSchema, TableContext ctx) {}
 
-  private Plan plan() {
+  /** The vector search this scan describes, resolved against its version (and branch). */
+  private NearestSearch search() {
     At at = resolver.apply(version);
+    return NearestSearch.plan(at.ctx(), at.snapshot(), plan(at), nearest.orElseThrow(),
+        columns.orElse(List.of()), filter, offset, limit);
+  }
+
+  private Plan plan() {
+    return plan(resolver.apply(version));
+  }
+
+  private Plan plan(At at) {
     Snapshot snap = at.snapshot();
     Manifest m = snap.manifest();
     Schema schema = m.schema();
@@ -228,6 +357,9 @@ public final class Scan {
       projected.addAll(top);
     } else {
       for (String name : columns.get()) {
+        if (nearest.isPresent() && name.equals(NearestSearch.DISTANCE)) {
+          continue; // placed by the search
+        }
         Field f = top.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() ->
             new NotFoundException("column '" + name + "' does not exist at version "
                 + snap.version() + "; the table has " + String.join(", ",
@@ -260,7 +392,7 @@ public final class Scan {
     org.apache.arrow.vector.types.pojo.Schema outSchema =
         new org.apache.arrow.vector.types.pojo.Schema(out);
     Map<Long, ArrowType> dictionaries = Map.copyOf(dictionaryValueTypes);
-    if (filter.isEmpty()) {
+    if (filter.isEmpty() || nearest.isPresent()) { // a search binds its filter itself
       return new Plan(snap.version(), m, schema, projected, outSchema, withRowId, withRowAddr,
           batchSize, dictionaries, Optional.empty(), projected, outSchema, at.ctx());
     }
