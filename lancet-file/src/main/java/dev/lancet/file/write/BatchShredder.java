@@ -1,0 +1,196 @@
+package dev.lancet.file.write;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * Splits a batch into its leaf columns' items. A first pass checks the whole batch (every
+ * column present with the schema's type, enough values, no null where a field is not nullable
+ * and its parents are valid, no null item inside a fixed-size list) and works out each item's
+ * null code; only then are values appended, so a refused batch leaves the file untouched.
+ */
+final class BatchShredder {
+  /** Rows appended to a column before it checks whether its page is full. */
+  static final int SLICE_ROWS = 4096;
+
+  private final ColumnTree tree;
+  private byte[] scratch = new byte[1 << 16];
+
+  BatchShredder(ColumnTree tree) {
+    this.tree = tree;
+  }
+
+  /** A leaf's vector in the batch and its items' null codes. */
+  record Shredded(LeafColumn leaf, FieldVector vector, byte[] codes) {}
+
+  /** Checks the batch and returns each leaf's vector and codes, in leaf order. */
+  List<Shredded> check(VectorSchemaRoot batch) {
+    int rows = batch.getRowCount();
+    Map<LeafColumn, Shredded> out = new IdentityHashMap<>();
+    for (ColumnTree.Node root : tree.roots) {
+      FieldVector v = batch.getVector(root.field().name());
+      if (v == null) {
+        throw new InvalidBatchException("the batch has no column '" + root.path() + "' (its "
+            + "columns: " + names(batch) + ")");
+      }
+      visit(root, v, new byte[rows], rows, out);
+    }
+    List<Shredded> ordered = new ArrayList<>(tree.leaves.size());
+    for (LeafColumn leaf : tree.leaves) {
+      ordered.add(out.get(leaf));
+    }
+    return ordered;
+  }
+
+  private static String names(VectorSchemaRoot batch) {
+    List<String> n = new ArrayList<>();
+    batch.getSchema().getFields().forEach(f -> n.add(f.getName()));
+    return n.toString();
+  }
+
+  private void visit(ColumnTree.Node node, ValueVector v, byte[] parentCodes, int rows,
+      Map<LeafColumn, Shredded> out) {
+    ArrowType expected = node.arrow().getType();
+    ArrowType actual = v.getField().getType();
+    if (v.getField().getDictionary() != null) {
+      throw new InvalidBatchException("column '" + node.path() + "' is dictionary-encoded in "
+          + "the batch; decode it to " + expected + " values first");
+    }
+    if (!expected.equals(actual)) {
+      throw new InvalidBatchException("column '" + node.path() + "' is " + actual + " in the "
+          + "batch but " + expected + " in the file's schema");
+    }
+    if (v.getValueCount() < rows) {
+      throw new InvalidBatchException("column '" + node.path() + "' has " + v.getValueCount()
+          + " values for a batch of " + rows + " rows");
+    }
+    byte[] codes = parentCodes.clone();
+    if (v.getNullCount() > 0) {
+      for (int i = 0; i < rows; i++) {
+        if (codes[i] == 0 && v.isNull(i)) {
+          if (!node.field().nullable()) {
+            throw new InvalidBatchException("column '" + node.path() + "' (field id "
+                + node.field().id() + ") is not nullable, but row " + i + " of the batch is "
+                + "null; fill the value or make the field nullable");
+          }
+          codes[i] = (byte) node.depth();
+        }
+      }
+    }
+    if (!node.isLeaf()) {
+      StructVector s = (StructVector) v;
+      for (ColumnTree.Node child : node.children()) {
+        ValueVector cv = s.getChild(child.field().name());
+        if (cv == null) {
+          throw new InvalidBatchException("struct '" + node.path() + "' in the batch has no "
+              + "field '" + child.field().name() + "'");
+        }
+        visit(child, cv, codes, rows, out);
+      }
+      return;
+    }
+    if (v instanceof FixedSizeListVector fsl) {
+      int dim = fsl.getListSize();
+      FieldVector items = fsl.getDataVector();
+      if (items.getValueCount() < (long) rows * dim) {
+        throw new InvalidBatchException("column '" + node.path() + "' has "
+            + items.getValueCount() + " items for " + rows + " vectors of " + dim);
+      }
+      if (items.getNullCount() > 0) {
+        for (int i = 0; i < rows; i++) {
+          for (int k = 0; k < dim && codes[i] == 0; k++) {
+            if (items.isNull(i * dim + k)) {
+              throw new InvalidBatchException("column '" + node.path() + "': item " + k
+                  + " of row " + i + " is null inside a valid vector; the Java writer does "
+                  + "not write null items in fixed-size lists yet (make the whole vector null "
+                  + "or fill the item)");
+            }
+          }
+        }
+      }
+    }
+    out.put(node.leaf(), new Shredded(node.leaf(), (FieldVector) v, codes));
+  }
+
+  /**
+   * Appends rows {@code [from, to)} of a checked leaf to its column (which starts a page at
+   * file row {@code fileRow + from} if it has none open).
+   */
+  void append(Shredded s, int from, int to, long fileRow) {
+    LeafColumn leaf = s.leaf();
+    leaf.startAt(fileRow + from);
+    int count = to - from;
+    byte[] codes = java.util.Arrays.copyOfRange(s.codes(), from, to);
+    if (leaf.kind instanceof LeafKind.Fixed f) {
+      int len = count * f.bytes();
+      byte[] b = scratch(len);
+      s.vector().getDataBuffer().getBytes((long) from * f.bytes(), b, 0, len);
+      leaf.appendFixed(codes, count, b, 0);
+    } else if (leaf.kind instanceof LeafKind.Vector vec) {
+      int len = count * vec.bytes();
+      byte[] b = scratch(len);
+      FieldVector items = ((FixedSizeListVector) s.vector()).getDataVector();
+      items.getDataBuffer().getBytes((long) from * vec.bytes(), b, 0, len);
+      leaf.appendFixed(codes, count, b, 0);
+    } else if (leaf.kind instanceof LeafKind.Bool) {
+      BitVector bits = (BitVector) s.vector();
+      byte[] b = scratch((count + 7) / 8);
+      java.util.Arrays.fill(b, 0, (count + 7) / 8, (byte) 0);
+      ArrowBuf data = bits.getDataBuffer();
+      for (int i = 0; i < count; i++) {
+        int r = from + i;
+        if ((data.getByte(r >>> 3) >>> (r & 7) & 1) != 0) {
+          b[i >>> 3] |= (byte) (1 << (i & 7));
+        }
+      }
+      leaf.appendBits(codes, count, b);
+    } else {
+      appendVariable(s, leaf, ((LeafKind.Variable) leaf.kind).offsetBytes(), from, to, codes);
+    }
+  }
+
+  private void appendVariable(Shredded s, LeafColumn leaf, int offsetBytes, int from, int to,
+      byte[] codes) {
+    ArrowBuf offsets = s.vector().getOffsetBuffer();
+    ArrowBuf data = s.vector().getDataBuffer();
+    Bytes sink = leaf.valuesSink();
+    for (int i = from; i < to; i++) {
+      byte code = codes[i - from];
+      if (code == 0) {
+        long start = offsetBytes == 4 ? offsets.getInt((long) i * 4) : offsets.getLong((long) i * 8);
+        long end = offsetBytes == 4 ? offsets.getInt((long) (i + 1) * 4)
+            : offsets.getLong((long) (i + 1) * 8);
+        long len = end - start;
+        if (len < 0 || end > data.capacity()) {
+          throw new InvalidBatchException("column '" + leaf.path + "': row " + i + " has "
+              + "offsets " + start + ".." + end + " outside its data buffer");
+        }
+        if (len > Integer.MAX_VALUE - 64) {
+          throw new InvalidBatchException("column '" + leaf.path + "': row " + i + " holds "
+              + len + " bytes, more than a Lance page holds");
+        }
+        sink.reserve((int) len);
+        data.getBytes(start, sink.array(), sink.size(), (int) len);
+        sink.advance((int) len);
+      }
+      leaf.endVariable(code);
+    }
+  }
+
+  private byte[] scratch(int len) {
+    if (scratch.length < len) {
+      scratch = new byte[Math.max(len, 2 * scratch.length)];
+    }
+    return scratch;
+  }
+}

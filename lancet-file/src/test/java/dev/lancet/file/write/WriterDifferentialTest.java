@@ -1,0 +1,156 @@
+package dev.lancet.file.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lancet.file.schema.LanceSchemas;
+import dev.lancet.format.model.Schema;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.lance.file.LanceFileReader;
+import org.lance.util.Range;
+
+/**
+ * Random schemas and data written by the Java writer, in random batches (slices of one root)
+ * and page sizes, read back by lance-core 7.0.0's {@link LanceFileReader} and compared value by
+ * value with what was written; the files' schema and row count must be lance-core's too. The
+ * layouts the writer chose across the run are collected and each must have been met.
+ */
+class WriterDifferentialTest {
+  @TempDir Path dir;
+
+  static final Set<String> SEEN = ConcurrentHashMap.newKeySet();
+
+  @AfterAll
+  static void everyLayoutWasMet() {
+    assertThat(SEEN).contains("constant_layout", "mini_block flat", "mini_block fixed_size_list",
+        "mini_block inline_bitpacking", "mini_block variable", "mini_block dictionary",
+        "full_zip fixed_size_list", "full_zip variable", "def levels", "two nullable layers");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19})
+  void randomFilesReadBackByLanceCore(int seed) throws Exception {
+    long s = 0x5eedL * 1000 + seed;
+    Random rnd = new Random(s);
+    int[] sizes = {0, 1, 100, 1023, 1025, 3000, 9000};
+    int rows = sizes[rnd.nextInt(sizes.length)];
+    int nFields = 1 + rnd.nextInt(6);
+    List<Field> fields = new ArrayList<>();
+    for (int i = 0; i < nFields; i++) {
+      fields.add(RandomBatches.field("f" + i, rnd, 2));
+    }
+    org.apache.arrow.vector.types.pojo.Schema arrow =
+        new org.apache.arrow.vector.types.pojo.Schema(fields);
+    System.out.println("seed " + s + ": " + rows + " rows of " + arrow);
+    try (BufferAllocator alloc = new RootAllocator();
+        VectorSchemaRoot root = VectorSchemaRoot.create(arrow, alloc)) {
+      for (FieldVector v : root.getFieldVectors()) {
+        RandomBatches.fill(v, rows, rnd);
+      }
+      root.setRowCount(rows);
+      Schema lance = LanceSchemas.toLance(arrow, 0, Optional.empty());
+      long pageBytes = rnd.nextBoolean() ? WriterOptions.DEFAULT_PAGE_BYTES : 1 + rnd.nextInt(20_000);
+      Path file = dir.resolve("f" + seed + ".lance");
+      WrittenLanceFile written;
+      try (LanceFileWriter w = LanceFileWriter.open(LocalFileOutput.create(file), lance,
+          WriterOptions.defaults().withPageBytes(pageBytes))) {
+        int at = 0;
+        while (at < rows || at == 0) {
+          int len = Math.min(rows - at, rnd.nextInt(4) == 0 ? rows : 1 + rnd.nextInt(2000));
+          try (VectorSchemaRoot slice = root.slice(at, len)) {
+            w.write(slice);
+          }
+          at += len;
+          if (rows == 0) {
+            break;
+          }
+        }
+        written = w.finish();
+      }
+      assertThat(written.rows()).isEqualTo(rows);
+      assertThat(written.sizeBytes()).isEqualTo(java.nio.file.Files.size(file));
+      record(FileLayouts.read(file));
+      compareWithLanceCore(file, root, alloc);
+    }
+  }
+
+  private static void record(FileLayouts.Layout layout) {
+    for (var c : layout.columns()) {
+      for (var p : c.getPagesList()) {
+        String t = FileLayouts.layoutText(p);
+        String kind = t.startsWith("mini_block") ? "mini_block" : t.startsWith("full_zip")
+            ? "full_zip" : "constant_layout";
+        if (kind.equals("constant_layout")) {
+          SEEN.add(kind);
+          continue;
+        }
+        if (t.contains("dictionary {")) {
+          SEEN.add(kind + " dictionary");
+        } else if (t.contains("fixed_size_list")) {
+          SEEN.add(kind + " fixed_size_list");
+        } else if (t.contains("inline_bitpacking")) {
+          SEEN.add(kind + " inline_bitpacking");
+        } else if (t.contains("variable")) {
+          SEEN.add(kind + " variable");
+        } else {
+          SEEN.add(kind + " flat");
+        }
+        if (t.contains("def_compression") || t.contains("bits_def")) {
+          SEEN.add("def levels");
+        }
+        if (t.split("REPDEF_NULLABLE_ITEM", -1).length > 2) {
+          SEEN.add("two nullable layers");
+        }
+      }
+    }
+  }
+
+  static void compareWithLanceCore(Path file, VectorSchemaRoot expected, BufferAllocator alloc)
+      throws Exception {
+    try (LanceFileReader core = LanceFileReader.open(file.toString(), alloc)) {
+      assertThat(core.numRows()).isEqualTo(expected.getRowCount());
+      assertThat(core.schema().getFields()).hasSize(expected.getSchema().getFields().size());
+      List<String> cols = new ArrayList<>();
+      expected.getSchema().getFields().forEach(f -> cols.add(f.getName()));
+      int rows = expected.getRowCount();
+      if (rows == 0) {
+        return;
+      }
+      try (ArrowReader r = core.readAll(cols, List.of(Range.of(0, rows)), 1000)) {
+        int at = 0;
+        while (r.loadNextBatch()) {
+          VectorSchemaRoot got = r.getVectorSchemaRoot();
+          for (int c = 0; c < cols.size(); c++) {
+            FieldVector g = got.getVector(c);
+            FieldVector e = expected.getVector(cols.get(c));
+            for (int i = 0; i < got.getRowCount(); i++) {
+              Object want = RandomBatches.value(e, at + i);
+              Object have = RandomBatches.value(g, i);
+              if (!java.util.Objects.equals(want, have)) {
+                throw new AssertionError(file + " column " + cols.get(c) + " row " + (at + i)
+                    + ": wrote " + want + ", lance-core read " + have);
+              }
+            }
+          }
+          at += got.getRowCount();
+        }
+        assertThat(at).isEqualTo(rows);
+      }
+    }
+  }
+}
