@@ -119,7 +119,34 @@ final class BatchShredder {
         }
       }
     }
+    if (node.leaf().kind instanceof LeafKind.Variable var) {
+      checkOffsets(node, (FieldVector) v, var.offsetBytes(), codes, rows);
+    }
     out.put(node.leaf(), new Shredded(node.leaf(), (FieldVector) v, codes));
+  }
+
+  /** Every valid row's value lies inside the vector's data buffer. */
+  private static void checkOffsets(ColumnTree.Node node, FieldVector v, int offsetBytes,
+      byte[] codes, int rows) {
+    ArrowBuf offsets = v.getOffsetBuffer();
+    long capacity = v.getDataBuffer().capacity();
+    for (int i = 0; i < rows; i++) {
+      if (codes[i] != 0) {
+        continue;
+      }
+      long start = offsetBytes == 4 ? offsets.getInt((long) i * 4) : offsets.getLong((long) i * 8);
+      long end = offsetBytes == 4 ? offsets.getInt((long) (i + 1) * 4)
+          : offsets.getLong((long) (i + 1) * 8);
+      if (start < 0 || end < start || end > capacity) {
+        throw new InvalidBatchException("column '" + node.path() + "': row " + i + " has "
+            + "offsets " + start + ".." + end + " outside its data buffer of " + capacity
+            + " bytes");
+      }
+      if (end - start > Integer.MAX_VALUE - 64) {
+        throw new InvalidBatchException("column '" + node.path() + "': row " + i + " holds "
+            + (end - start) + " bytes, more than a Lance page holds");
+      }
+    }
   }
 
   /**
@@ -171,14 +198,6 @@ final class BatchShredder {
         long end = offsetBytes == 4 ? offsets.getInt((long) (i + 1) * 4)
             : offsets.getLong((long) (i + 1) * 8);
         long len = end - start;
-        if (len < 0 || end > data.capacity()) {
-          throw new InvalidBatchException("column '" + leaf.path + "': row " + i + " has "
-              + "offsets " + start + ".." + end + " outside its data buffer");
-        }
-        if (len > Integer.MAX_VALUE - 64) {
-          throw new InvalidBatchException("column '" + leaf.path + "': row " + i + " holds "
-              + len + " bytes, more than a Lance page holds");
-        }
         sink.reserve((int) len);
         data.getBytes(start, sink.array(), sink.size(), (int) len);
         sink.advance((int) len);
