@@ -159,16 +159,10 @@ final class BatchShredder {
     int count = to - from;
     byte[] codes = java.util.Arrays.copyOfRange(s.codes(), from, to);
     if (leaf.kind instanceof LeafKind.Fixed f) {
-      int len = count * f.bytes();
-      byte[] b = scratch(len);
-      s.vector().getDataBuffer().getBytes((long) from * f.bytes(), b, 0, len);
-      leaf.appendFixed(codes, count, b, 0);
+      leaf.appendFixed(codes, count, s.vector().getDataBuffer(), (long) from * f.bytes());
     } else if (leaf.kind instanceof LeafKind.Vector vec) {
-      int len = count * vec.bytes();
-      byte[] b = scratch(len);
       FieldVector items = ((FixedSizeListVector) s.vector()).getDataVector();
-      items.getDataBuffer().getBytes((long) from * vec.bytes(), b, 0, len);
-      leaf.appendFixed(codes, count, b, 0);
+      leaf.appendFixed(codes, count, items.getDataBuffer(), (long) from * vec.bytes());
     } else if (leaf.kind instanceof LeafKind.Bool) {
       BitVector bits = (BitVector) s.vector();
       byte[] b = scratch((count + 7) / 8);

@@ -14,6 +14,8 @@ import java.util.Map;
 final class Dictionaries {
   static final int MIN_ITEMS = 100;
   static final double MAX_RATIO = 0.8;
+  /** Items looked at before counting a page's distinct values in full. */
+  static final int SAMPLE = 4096;
 
   private Dictionaries() {}
 
@@ -31,6 +33,9 @@ final class Dictionaries {
       return null;
     }
     byte[] bytes = column.values().array();
+    if (!fewDistinctIn(column, bytes, Math.min(n, SAMPLE))) {
+      return null;
+    }
     Map<Key, Integer> ids = new HashMap<>();
     Bytes indices = new Bytes(4 * n);
     Bytes dictValues = new Bytes(1024);
@@ -62,6 +67,24 @@ final class Dictionaries {
     dict.put(dictEnds, 0, dictEnds.size());
     dict.put(dictValues, 0, dictValues.size());
     return column.dictionaryPage(levels, indices, dict, items);
+  }
+
+  /**
+   * Whether the first {@code sample} items have at most a quarter as many distinct values: a
+   * cheap test that spares counting a high-cardinality page (unique names) into a map.
+   */
+  private static boolean fewDistinctIn(LeafColumn column, byte[] bytes, int sample) {
+    java.util.Set<Key> seen = new java.util.HashSet<>();
+    long prev = 0;
+    for (int i = 0; i < sample; i++) {
+      long end = column.end(i);
+      seen.add(new Key(bytes, (int) prev, (int) (end - prev)));
+      if (seen.size() > sample / 4) {
+        return false;
+      }
+      prev = end;
+    }
+    return true;
   }
 
   /** A value's bytes, compared by content (it points into the page buffer, never copied). */

@@ -197,10 +197,10 @@ public final class LanceFileWriter implements AutoCloseable {
         .setEncoding(Encoding.newBuilder().setDirect(DirectEncoding.newBuilder().setEncoding(
             Any.newBuilder().setTypeUrl(PAGE_LAYOUT_URL)
                 .setValue(page.layout().toByteString()))));
-    for (Bytes b : page.buffers()) {
+    for (ByteBuffer b : page.buffers()) {
       p.addBufferOffsets(out.position());
-      p.addBufferSizes(b.size());
-      out.write(b.view());
+      p.addBufferSizes(b.remaining());
+      out.write(b);
       int padding = (ALIGN - (int) (out.position() % ALIGN)) % ALIGN;
       if (padding > 0) {
         out.write(ByteBuffer.wrap(pad, 0, padding));

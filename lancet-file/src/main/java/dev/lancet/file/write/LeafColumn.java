@@ -84,11 +84,15 @@ final class LeafColumn {
   }
 
   /** Appends {@code count} items: their null codes, and raw values from {@code src}. */
-  void appendFixed(byte[] itemCodes, int count, byte[] src, int srcOff) {
+  void appendFixed(byte[] itemCodes, int count, org.apache.arrow.memory.ArrowBuf src,
+      long srcOff) {
     int at = grow(count);
     System.arraycopy(itemCodes, 0, codes, at, count);
     int width = kind instanceof LeafKind.Vector vec ? vec.bytes() : ((LeafKind.Fixed) kind).bytes();
-    values.put(src, srcOff, count * width);
+    int len = count * width;
+    values.reserve(len);
+    src.getBytes(srcOff, values.array(), values.size(), len);
+    values.advance(len);
     n += count;
   }
 
@@ -202,8 +206,11 @@ final class LeafColumn {
 
   private EncodedPage miniBlockPage(MiniBlockLayout.Builder m, MiniBlocks blocks,
       Bytes... extra) {
-    List<Bytes> buffers = new ArrayList<>(List.of(blocks.meta, blocks.chunks));
-    buffers.addAll(List.of(extra));
+    List<java.nio.ByteBuffer> buffers = new ArrayList<>(
+        List.of(blocks.meta.view(), blocks.chunks.view()));
+    for (Bytes b : extra) {
+      buffers.add(b.view());
+    }
     return new EncodedPage(buffers, PageLayout.newBuilder().setMiniBlockLayout(m).build(), n,
         firstRow);
   }
@@ -409,18 +416,20 @@ final class LeafColumn {
   private EncodedPage fullZipFixed(Levels levels, LeafKind.Vector v) {
     int ctrl = (levels.width() + 7) / 8;
     int width = v.bytes();
-    Bytes zipped = new Bytes((int) Math.min(Integer.MAX_VALUE - 16, (long) n * (ctrl + width)));
+    java.nio.ByteBuffer buffer;
     if (ctrl == 0) {
-      zipped.put(values, 0, n * width);
+      buffer = values.view(); // the values are the page: no copy
     } else {
+      Bytes zipped = new Bytes((int) Math.min(Integer.MAX_VALUE - 16, (long) n * (ctrl + width)));
       for (int i = 0; i < n; i++) {
         zipped.word(levels.level(codes[i]), ctrl);
         zipped.put(values, i * width, width);
       }
+      buffer = zipped.view();
     }
     FullZipLayout.Builder z = fullZipLayout(levels,
         Encodings.fixedSizeList(v.dimension(), v.itemBytes() * 8)).setBitsPerValue(width * 8);
-    return new EncodedPage(List.of(zipped), PageLayout.newBuilder().setFullZipLayout(z).build(),
+    return new EncodedPage(List.of(buffer), PageLayout.newBuilder().setFullZipLayout(z).build(),
         n, firstRow);
   }
 
@@ -460,7 +469,7 @@ final class LeafColumn {
     }
     FullZipLayout.Builder z = fullZipLayout(levels, Encodings.variable(offsetBytes * 8))
         .setBitsPerOffset(offsetBytes * 8);
-    return new EncodedPage(List.of(zipped, index),
+    return new EncodedPage(List.of(zipped.view(), index.view()),
         PageLayout.newBuilder().setFullZipLayout(z).build(), n, firstRow);
   }
 
