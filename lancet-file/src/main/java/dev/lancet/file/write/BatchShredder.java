@@ -47,7 +47,16 @@ final class BatchShredder {
     }
     List<Shredded> ordered = new ArrayList<>(tree.leaves.size());
     for (LeafColumn leaf : tree.leaves) {
-      ordered.add(out.get(leaf));
+      if (leaf.maxRep > 0) {
+        List<ColumnTree.Node> chain = tree.chains.get(leaf);
+        FieldVector root = batch.getVector(chain.get(0).field().name());
+        for (int r = 0; r < rows; r++) {
+          walk(chain, 0, root, r, leaf.maxRep, 0, leaf, false);
+        }
+        ordered.add(new Shredded(leaf, root, null));
+      } else {
+        ordered.add(out.get(leaf));
+      }
     }
     return ordered;
   }
@@ -74,6 +83,11 @@ final class BatchShredder {
       throw new InvalidBatchException("column '" + node.path() + "' has " + v.getValueCount()
           + " values for a batch of " + rows + " rows");
     }
+    if (node.isList()) {
+      checkTypes(node.children().get(0), ((FieldVector) v)
+          .getChildrenFromFields().get(0));
+      return; // its leaves are walked row by row
+    }
     byte[] codes = parentCodes.clone();
     if (v.getNullCount() > 0) {
       for (int i = 0; i < rows; i++) {
@@ -83,7 +97,7 @@ final class BatchShredder {
                 + node.field().id() + ") is not nullable, but row " + i + " of the batch is "
                 + "null; fill the value or make the field nullable");
           }
-          codes[i] = (byte) node.depth();
+          codes[i] = (byte) (2 * node.depth());
         }
       }
     }
@@ -125,6 +139,135 @@ final class BatchShredder {
     out.put(node.leaf(), new Shredded(node.leaf(), (FieldVector) v, codes));
   }
 
+  /** The types of a list's item subtree (its nulls are checked as its leaves are walked). */
+  private static void checkTypes(ColumnTree.Node node, ValueVector v) {
+    ArrowType expected = node.arrow().getType();
+    ArrowType actual = v.getField().getType();
+    if (v.getField().getDictionary() != null || !expected.equals(actual)) {
+      throw new InvalidBatchException("column '" + node.path() + "' is " + actual + " in the "
+          + "batch but " + expected + " in the file's schema");
+    }
+    if (node.isList()) {
+      checkTypes(node.children().get(0), ((FieldVector) v)
+          .getChildrenFromFields().get(0));
+    } else if (!node.isLeaf()) {
+      StructVector s = (StructVector) v;
+      for (ColumnTree.Node child : node.children()) {
+        ValueVector cv = s.getChild(child.field().name());
+        if (cv == null) {
+          throw new InvalidBatchException("struct '" + node.path() + "' in the batch has no "
+              + "field '" + child.field().name() + "'");
+        }
+        checkTypes(child, cv);
+      }
+    }
+  }
+
+  /**
+   * Walks row (or item) {@code i} of {@code v}, the vector of {@code chain[k]}, down to the
+   * leaf: checks nullability, and when {@code emit} records the leaf's entries. {@code rep} is
+   * the repetition level of the first entry; {@code code} the definition code from above.
+   */
+  private void walk(List<ColumnTree.Node> chain, int k, ValueVector v, int i, int rep, int code,
+      LeafColumn leaf, boolean emit) {
+    ColumnTree.Node node = chain.get(k);
+    int d = k + 1;
+    if (code == 0 && v.isNull(i)) {
+      if (!node.field().nullable()) {
+        throw new InvalidBatchException("column '" + node.path() + "' (field id "
+            + node.field().id() + ") is not nullable, but it is null in row or item " + i
+            + " under valid parents; fill the value or make the field nullable");
+      }
+      code = 2 * d;
+    }
+    if (node.isLeaf()) {
+      if (emit) {
+        emitValue(leaf, v, i, rep, code);
+      } else if (code == 0 && v instanceof FixedSizeListVector fsl) {
+        FieldVector items = fsl.getDataVector();
+        for (int kk = 0; kk < fsl.getListSize(); kk++) {
+          if (items.isNull(i * fsl.getListSize() + kk)) {
+            throw new InvalidBatchException("column '" + node.path() + "': item " + kk
+                + " of vector " + i + " is null inside a valid vector; the Java writer does "
+                + "not write null items in fixed-size lists yet");
+          }
+        }
+      }
+      return;
+    }
+    if (!node.isList()) {
+      ColumnTree.Node child = chain.get(k + 1);
+      walk(chain, k + 1, ((StructVector) v).getChild(child.field().name()), i, rep, code, leaf,
+          emit);
+      return;
+    }
+    if (code != 0) {
+      if (emit) {
+        leaf.invisible(rep, code);
+      }
+      return;
+    }
+    long start;
+    long end;
+    ArrowBuf offsets = ((FieldVector) v).getOffsetBuffer();
+    if (v instanceof org.apache.arrow.vector.complex.LargeListVector) {
+      start = offsets.getLong((long) i * 8);
+      end = offsets.getLong((long) (i + 1) * 8);
+    } else {
+      start = offsets.getInt((long) i * 4);
+      end = offsets.getInt((long) (i + 1) * 4);
+    }
+    ValueVector items = ((FieldVector) v)
+        .getChildrenFromFields().get(0);
+    if (start < 0 || end < start || end > items.getValueCount()) {
+      throw new InvalidBatchException("column '" + node.path() + "': list " + i + " spans "
+          + "items " + start + ".." + end + " of " + items.getValueCount());
+    }
+    if (end == start) {
+      if (emit) {
+        leaf.invisible(rep, 2 * d + 1);
+      }
+      return;
+    }
+    int rank = 0;
+    for (int j = k; j < chain.size(); j++) {
+      rank += chain.get(j).isList() ? 1 : 0;
+    }
+    for (long j = start; j < end; j++) {
+      walk(chain, k + 1, items, (int) j, j == start ? rep : rank - 1, 0, leaf, emit);
+    }
+  }
+
+  /** Records a visible entry of leaf vector {@code v} at index {@code i}. */
+  private static void emitValue(LeafColumn leaf, ValueVector v, int i, int rep, int code) {
+    if (leaf.kind instanceof LeafKind.Fixed f) {
+      leaf.visible(rep, code, ((FieldVector) v).getDataBuffer(), (long) i * f.bytes(), false);
+    } else if (leaf.kind instanceof LeafKind.Vector vec) {
+      FieldVector items = ((FixedSizeListVector) v).getDataVector();
+      leaf.visible(rep, code, items.getDataBuffer(), (long) i * vec.bytes(), false);
+    } else if (leaf.kind instanceof LeafKind.Bool) {
+      boolean bit = code == 0 && ((BitVector) v).get(i) != 0;
+      leaf.visible(rep, code, null, 0, bit);
+    } else {
+      int ob = ((LeafKind.Variable) leaf.kind).offsetBytes();
+      if (code == 0) {
+        FieldVector fv = (FieldVector) v;
+        ArrowBuf offsets = fv.getOffsetBuffer();
+        long s = ob == 4 ? offsets.getInt((long) i * 4) : offsets.getLong((long) i * 8);
+        long e = ob == 4 ? offsets.getInt((long) (i + 1) * 4) : offsets.getLong((long) (i + 1) * 8);
+        if (s < 0 || e < s || e > fv.getDataBuffer().capacity()) {
+          throw new InvalidBatchException("column '" + leaf.path + "': item " + i + " has "
+              + "offsets " + s + ".." + e + " outside its data buffer");
+        }
+        Bytes sink = leaf.valuesSink();
+        sink.reserve((int) (e - s));
+        fv.getDataBuffer().getBytes(s, sink.array(), sink.size(), (int) (e - s));
+        sink.advance((int) (e - s));
+      }
+      leaf.visible(rep, code, null, 0, false);
+    }
+  }
+
   /** Every valid row's value lies inside the vector's data buffer. */
   private static void checkOffsets(ColumnTree.Node node, FieldVector v, int offsetBytes,
       byte[] codes, int rows) {
@@ -156,6 +299,14 @@ final class BatchShredder {
   void append(Shredded s, int from, int to, long fileRow) {
     LeafColumn leaf = s.leaf();
     leaf.startAt(fileRow + from);
+    if (leaf.maxRep > 0) {
+      List<ColumnTree.Node> chain = tree.chains.get(leaf);
+      for (int r = from; r < to; r++) {
+        walk(chain, 0, s.vector(), r, leaf.maxRep, 0, leaf, true);
+      }
+      leaf.addRows(to - from);
+      return;
+    }
     int count = to - from;
     byte[] codes = java.util.Arrays.copyOfRange(s.codes(), from, to);
     if (leaf.kind instanceof LeafKind.Fixed f) {

@@ -24,16 +24,25 @@ final class ColumnTree {
     boolean isLeaf() {
       return leaf != null;
     }
+
+    boolean isList() {
+      ArrowType.ArrowTypeID t = arrow.getType().getTypeID();
+      return t == ArrowType.ArrowTypeID.List || t == ArrowType.ArrowTypeID.LargeList;
+    }
   }
 
   final List<Node> roots;
   final List<LeafColumn> leaves;
   final List<Integer> leafFieldIds;
+  /** Each leaf's path from its top-level field down to itself. */
+  final Map<LeafColumn, List<Node>> chains;
 
-  private ColumnTree(List<Node> roots, List<LeafColumn> leaves, List<Integer> leafFieldIds) {
+  private ColumnTree(List<Node> roots, List<LeafColumn> leaves, List<Integer> leafFieldIds,
+      Map<LeafColumn, List<Node>> chains) {
     this.roots = roots;
     this.leaves = leaves;
     this.leafFieldIds = leafFieldIds;
+    this.chains = chains;
   }
 
   static ColumnTree of(Schema schema, WriterOptions options) {
@@ -45,20 +54,34 @@ final class ColumnTree {
     List<Node> roots = new ArrayList<>();
     List<LeafColumn> leaves = new ArrayList<>();
     List<Integer> ids = new ArrayList<>();
+    Map<LeafColumn, List<Node>> chains = new java.util.IdentityHashMap<>();
     for (Field f : schema.topLevel()) {
-      roots.add(node(schema, f, children, f.name(), 1, leaves, ids, options));
+      Node root = node(schema, f, children, f.name(), 1, leaves, ids, options, new ArrayList<>());
+      roots.add(root);
+      chain(root, new ArrayList<>(), chains);
     }
     List<Integer> expected = ColumnLayout.slotFieldIds(schema.fields(), 2, 1);
     if (!expected.equals(ids)) {
       throw new IllegalStateException("leaf order " + ids + " differs from the 2.1 slot order "
           + expected);
     }
-    return new ColumnTree(List.copyOf(roots), List.copyOf(leaves), List.copyOf(ids));
+    return new ColumnTree(List.copyOf(roots), List.copyOf(leaves), List.copyOf(ids), chains);
+  }
+
+  private static void chain(Node n, List<Node> above, Map<LeafColumn, List<Node>> out) {
+    List<Node> path = new ArrayList<>(above);
+    path.add(n);
+    if (n.isLeaf()) {
+      out.put(n.leaf(), List.copyOf(path));
+    }
+    for (Node c : n.children()) {
+      chain(c, path, out);
+    }
   }
 
   private static Node node(Schema schema, Field f, Map<Integer, List<Field>> children,
       String path, int depth, List<LeafColumn> leaves, List<Integer> ids,
-      WriterOptions options) {
+      WriterOptions options, List<Boolean> lists) {
     org.apache.arrow.vector.types.pojo.Field arrow;
     try {
       arrow = LanceSchemas.toArrow(schema, f);
@@ -88,14 +111,35 @@ final class ColumnTree {
         throw refused(path, "a struct without fields");
       }
       List<Node> nodes = new ArrayList<>();
+      List<Boolean> below = new ArrayList<>(lists);
+      below.add(false);
       for (Field k : kids) {
         nodes.add(node(schema, k, children, path + "." + k.name(), depth + 1, leaves, ids,
-            options));
+            options, below));
       }
       return new Node(f, arrow, path, depth, List.copyOf(nodes), null);
     }
+    if (t.getTypeID() == ArrowType.ArrowTypeID.List
+        || t.getTypeID() == ArrowType.ArrowTypeID.LargeList) {
+      if (kids.size() != 1) {
+        throw refused(path, "a list with " + kids.size() + " item fields");
+      }
+      List<Boolean> below = new ArrayList<>(lists);
+      below.add(true);
+      if (below.stream().filter(b -> b).count() > 60) {
+        throw refused(path, "nested in more than 60 lists");
+      }
+      Field item = kids.get(0);
+      Node child = node(schema, item, children, path + "." + item.name(), depth + 1, leaves, ids,
+          options, below);
+      return new Node(f, arrow, path, depth, List.of(child), null);
+    }
     LeafKind kind = kindOf(arrow, path);
-    LeafColumn leaf = new LeafColumn(path, kind, depth, options.dictionary());
+    boolean[] isList = new boolean[depth + 1];
+    for (int d = 1; d < depth; d++) {
+      isList[d] = lists.get(d - 1);
+    }
+    LeafColumn leaf = new LeafColumn(path, kind, depth, isList, options.dictionary());
     leaves.add(leaf);
     ids.add(f.id());
     return new Node(f, arrow, path, depth, List.of(), leaf);

@@ -6,14 +6,21 @@ import dev.lancet.format.pb.Encodings21Protos.FullZipLayout;
 import dev.lancet.format.pb.Encodings21Protos.MiniBlockLayout;
 import dev.lancet.format.pb.Encodings21Protos.PageLayout;
 import dev.lancet.format.pb.Encodings21Protos.RepDefLayer;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 
 /**
- * One leaf column of a file being written: the items of the page being filled (their null codes
- * and values) and the encoding of a full page into mini-block, full-zip or constant layout by
- * the rules of decision 0030. Holds at most one page; {@link #takePage} empties it.
+ * One leaf column of a file being written: the page being filled and its encoding into
+ * mini-block, full-zip or constant layout by the rules of decision 0030. Holds at most one page;
+ * {@link #takePage} empties it.
+ *
+ * <p>A page is a run of entries, each with a definition code (see {@link Levels}) and, when the
+ * leaf is inside a list, a repetition level. An entry that reaches the leaf is visible and has a
+ * value (a placeholder when it is null); an empty or null list, or one under a null parent, is
+ * an invisible entry without a value. Without lists every entry is visible, one per row.
  */
 final class LeafColumn {
   /** A mini-block chunk's values take at most this many bytes (lance-core: 8 KiB - 6). */
@@ -27,53 +34,75 @@ final class LeafColumn {
 
   final String path;
   final LeafKind kind;
-  /** Layers above and including the leaf: 1 for a top-level leaf, + 1 per enclosing struct. */
+  /** Layers above and including the leaf: 1 for a top-level leaf, + 1 per enclosing field. */
   final int depth;
+  /** isList[d]: whether the field at depth d (1 = top level) on the leaf's path is a list. */
+  final boolean[] isList;
+  /** Lists on the path: the largest repetition level. */
+  final int maxRep;
   private final boolean dictionaryAllowed;
 
   private byte[] codes = new byte[1024];
+  private byte[] reps;
   private int n;
+  private int nv;
+  private long rows;
   private long firstRow;
   /** Fixed-width and vector values back to back; booleans one bit each; variable: the bytes. */
   private final Bytes values = new Bytes(1 << 12);
-  /** Variable-width values: each item's end in {@link #values}. */
+  /** Variable-width values: each visible value's end in {@link #values}. */
   private long[] ends = new long[1024];
 
-  LeafColumn(String path, LeafKind kind, int depth, boolean dictionaryAllowed) {
+  LeafColumn(String path, LeafKind kind, int depth, boolean[] isList, boolean dictionaryAllowed) {
     this.path = path;
     this.kind = kind;
     this.depth = depth;
+    this.isList = isList.clone();
+    int lists = 0;
+    for (boolean l : isList) {
+      lists += l ? 1 : 0;
+    }
+    this.maxRep = lists;
+    this.reps = lists > 0 ? new byte[1024] : null;
     this.dictionaryAllowed = dictionaryAllowed;
   }
 
+  /** Visible values in the page. */
   int items() {
-    return n;
+    return nv;
   }
 
   /** Bytes the page holds so far (values, offsets, levels). */
   long bufferedBytes() {
-    long b = values.size() + n;
+    long b = values.size() + 2L * n;
     if (kind instanceof LeafKind.Variable v) {
-      b += (long) n * v.offsetBytes();
+      b += (long) nv * v.offsetBytes();
     }
     return b;
   }
 
-  /** Makes room for {@code more} items and returns the index of the first. */
+  /** Makes room for {@code more} entries and returns the index of the first. */
   private int grow(int more) {
     long need = (long) n + more;
     if (need > Integer.MAX_VALUE - 16) {
-      throw new InvalidBatchException("column '" + path + "': more than 2^31 items in one "
+      throw new InvalidBatchException("column '" + path + "': more than 2^31 entries in one "
           + "page; lower the page size");
     }
     if (need > codes.length) {
       int cap = (int) Math.max(need, Math.min(Integer.MAX_VALUE - 16, 2L * codes.length));
       codes = Arrays.copyOf(codes, cap);
-      if (kind instanceof LeafKind.Variable) {
-        ends = Arrays.copyOf(ends, cap);
+      if (reps != null) {
+        reps = Arrays.copyOf(reps, cap);
       }
     }
     return n;
+  }
+
+  private void growEnds(int more) {
+    if ((long) nv + more > ends.length) {
+      ends = Arrays.copyOf(ends, (int) Math.max((long) nv + more,
+          Math.min(Integer.MAX_VALUE - 16, 2L * ends.length)));
+    }
   }
 
   /** Starts a page at file row {@code row} if none is open. */
@@ -83,80 +112,136 @@ final class LeafColumn {
     }
   }
 
-  /** Appends {@code count} items: their null codes, and raw values from {@code src}. */
-  void appendFixed(byte[] itemCodes, int count, org.apache.arrow.memory.ArrowBuf src,
-      long srcOff) {
+  /** Counts {@code count} more rows in the page. */
+  void addRows(int count) {
+    rows += count;
+  }
+
+  // ---- rows without lists: one visible entry per row, appended in runs -----------------------
+
+  /** Appends {@code count} entries with their codes and raw values from {@code src}. */
+  void appendFixed(byte[] itemCodes, int count, ArrowBuf src, long srcOff) {
     int at = grow(count);
     System.arraycopy(itemCodes, 0, codes, at, count);
-    int width = kind instanceof LeafKind.Vector vec ? vec.bytes() : ((LeafKind.Fixed) kind).bytes();
+    int width = fixedWidth();
     int len = count * width;
     values.reserve(len);
     src.getBytes(srcOff, values.array(), values.size(), len);
     values.advance(len);
     n += count;
+    nv += count;
+    rows += count;
   }
 
-  /** Appends {@code count} booleans, item i's bit being bit {@code i} of {@code bits}. */
+  private int fixedWidth() {
+    return kind instanceof LeafKind.Vector vec ? vec.bytes() : ((LeafKind.Fixed) kind).bytes();
+  }
+
+  /** Appends {@code count} booleans, entry i's bit being bit {@code i} of {@code bits}. */
   void appendBits(byte[] itemCodes, int count, byte[] bits) {
     int at = grow(count);
     System.arraycopy(itemCodes, 0, codes, at, count);
-    int bitStart = at;
-    int need = (at + count + 7) / 8;
+    for (int i = 0; i < count; i++) {
+      putBit(nv + i, (bits[i >>> 3] >>> (i & 7) & 1) != 0);
+    }
+    n += count;
+    nv += count;
+    rows += count;
+  }
+
+  private void putBit(int index, boolean set) {
+    int need = (index + 8) / 8;
     if (need > values.size()) {
       values.zeros(need - values.size());
     }
-    byte[] a = values.array();
-    for (int i = 0; i < count; i++) {
-      if ((bits[i >>> 3] >>> (i & 7) & 1) != 0) {
-        int b = bitStart + i;
-        a[b >>> 3] |= (byte) (1 << (b & 7));
-      }
+    if (set) {
+      values.array()[index >>> 3] |= (byte) (1 << (index & 7));
     }
-    n += count;
-  }
-
-  /** Appends one variable-width item of {@code len} bytes (a null item: pass 0 bytes). */
-  void appendVariable(byte code, byte[] src, int off, int len) {
-    int at = grow(1);
-    codes[at] = code;
-    values.put(src, off, len);
-    ends[at] = values.size();
-    n++;
-  }
-
-  /** Appends one variable-width item whose bytes the caller put into {@link #valuesSink}. */
-  void endVariable(byte code) {
-    int at = grow(1);
-    codes[at] = code;
-    ends[at] = values.size();
-    n++;
   }
 
   Bytes valuesSink() {
     return values;
   }
 
-  /** Encodes the buffered items as one page and empties the column; null when it is empty. */
+  /** Ends a visible variable-width entry whose bytes the caller put into {@link #valuesSink}. */
+  void endVariable(byte code) {
+    int at = grow(1);
+    codes[at] = code;
+    growEnds(1);
+    ends[nv++] = values.size();
+    n++;
+    rows++;
+  }
+
+  // ---- entries with repetition levels ---------------------------------------------------------
+
+  /** Records an invisible entry (an empty or null list, or one under a null parent). */
+  void invisible(int rep, int code) {
+    int at = grow(1);
+    codes[at] = (byte) code;
+    reps[at] = (byte) rep;
+    n++;
+  }
+
+  /**
+   * Records a visible entry; its value follows: a fixed-width value from {@code src} at
+   * {@code off}, a boolean, or (variable width) the bytes the caller put into the sink.
+   */
+  void visible(int rep, int code, ArrowBuf src, long off, boolean bit) {
+    int at = grow(1);
+    codes[at] = (byte) code;
+    reps[at] = (byte) rep;
+    n++;
+    if (kind instanceof LeafKind.Bool) {
+      putBit(nv, bit);
+    } else if (kind instanceof LeafKind.Variable) {
+      growEnds(1);
+      ends[nv] = values.size();
+    } else {
+      int w = fixedWidth();
+      values.reserve(w);
+      if (src != null) {
+        src.getBytes(off, values.array(), values.size(), w);
+        values.advance(w);
+      } else {
+        values.zeros(w);
+      }
+    }
+    nv++;
+  }
+
+  /** Encodes the buffered entries as one page and empties the column; null when empty. */
   EncodedPage takePage() {
     if (n == 0) {
       return null;
     }
     EncodedPage page = encode();
     n = 0;
+    nv = 0;
+    rows = 0;
     values.clear();
     return page;
   }
 
+  private boolean visibleAt(int i, Levels levels) {
+    return levels.level(codes[i]) <= levels.maxVisibleLevel;
+  }
+
   private EncodedPage encode() {
-    Levels levels = Levels.of(codes, n, depth);
-    boolean allNull = true;
-    for (int i = 0; i < n && allNull; i++) {
-      allNull = codes[i] != 0;
+    Levels levels = Levels.of(codes, n, depth, isList);
+    if (nv == 0) {
+      return constantWithoutValues(levels);
     }
-    if (allNull && depth == 1) {
-      PageLayout layout = PageLayout.newBuilder().setConstantLayout(ConstantLayout.newBuilder()
-          .addLayers(RepDefLayer.REPDEF_NULLABLE_ITEM)).build();
-      return new EncodedPage(List.of(), layout, n, firstRow);
+    if (reps == null && depth == 1 && levels.any()) {
+      boolean allNull = true;
+      for (int i = 0; i < n && allNull; i++) {
+        allNull = codes[i] != 0;
+      }
+      if (allNull) {
+        PageLayout layout = PageLayout.newBuilder().setConstantLayout(ConstantLayout.newBuilder()
+            .addLayers(RepDefLayer.REPDEF_NULLABLE_ITEM)).build();
+        return new EncodedPage(List.of(), layout, rows, firstRow);
+      }
     }
     if (kind instanceof LeafKind.Fixed f) {
       return f.integer() && (f.bytes() == 1 || f.bytes() == 2 || f.bytes() == 4 || f.bytes() == 8)
@@ -176,6 +261,22 @@ final class LeafColumn {
     return variablePage(levels, ((LeafKind.Variable) kind).offsetBytes());
   }
 
+  /**
+   * A page of lists without one value (every list empty or null): constant layout with the raw
+   * u16 repetition and definition levels as its two buffers, as lance-core 7.0.0 writes it.
+   */
+  private EncodedPage constantWithoutValues(Levels levels) {
+    Bytes rep = new Bytes(2 * n);
+    Bytes def = new Bytes(2 * n);
+    for (int i = 0; i < n; i++) {
+      rep.u16(reps[i]);
+      def.u16(levels.level(codes[i]));
+    }
+    PageLayout layout = PageLayout.newBuilder().setConstantLayout(ConstantLayout.newBuilder()
+        .addAllLayers(levels.layers)).build();
+    return new EncodedPage(List.of(rep.view(), def.view()), layout, rows, firstRow);
+  }
+
   /** The largest power-of-two count of {@code bytes}-byte values in one chunk (lance-core's). */
   static int logValuesPerChunk(int bytes) {
     int log = 1;
@@ -191,50 +292,57 @@ final class LeafColumn {
 
   // ---- mini-block pages ------------------------------------------------------------------
 
-  private MiniBlockLayout.Builder miniBlockLayout(Levels levels, CompressiveEncoding values,
-      int defWidth) {
+  private MiniBlockLayout.Builder miniBlockLayout(Levels levels, CompressiveEncoding values) {
     MiniBlockLayout.Builder m = MiniBlockLayout.newBuilder()
         .setValueCompression(values)
         .addAllLayers(levels.layers)
         .setNumBuffers(1)
-        .setNumItems(n);
+        .setNumItems(nv);
     if (levels.any()) {
-      m.setDefCompression(Encodings.outOfLineBitpacking(16, defWidth));
+      m.setDefCompression(Encodings.outOfLineBitpacking(16, levels.width()));
+    }
+    if (reps != null) {
+      m.setRepCompression(Encodings.outOfLineBitpacking(16, repWidth()));
+      m.setRepetitionIndexDepth(1);
     }
     return m;
   }
 
+  private int repWidth() {
+    return 32 - Integer.numberOfLeadingZeros(maxRep);
+  }
+
   private EncodedPage miniBlockPage(MiniBlockLayout.Builder m, MiniBlocks blocks,
-      Bytes... extra) {
-    List<java.nio.ByteBuffer> buffers = new ArrayList<>(
-        List.of(blocks.meta.view(), blocks.chunks.view()));
-    for (Bytes b : extra) {
-      buffers.add(b.view());
+      Bytes dictionary) {
+    List<ByteBuffer> buffers = new ArrayList<>(List.of(blocks.meta.view(), blocks.chunks.view()));
+    if (dictionary != null) {
+      buffers.add(dictionary.view());
     }
-    return new EncodedPage(buffers, PageLayout.newBuilder().setMiniBlockLayout(m).build(), n,
+    if (reps != null) {
+      buffers.add(blocks.repetitionIndex().view());
+    }
+    return new EncodedPage(buffers, PageLayout.newBuilder().setMiniBlockLayout(m).build(), rows,
         firstRow);
   }
 
   /** Values stored as they are, {@code bits} each, {@code 2^log} per chunk. */
   private EncodedPage miniBlockFlat(Levels levels, int bits, int log, CompressiveEncoding enc) {
-    MiniBlocks blocks = new MiniBlocks(levels, codes);
+    MiniBlocks blocks = new MiniBlocks(levels);
     int per = 1 << log;
     Bytes chunk = new Bytes(0);
-    for (int start = 0; start < n; start += per) {
-      int count = Math.min(per, n - start);
-      boolean last = start + count == n;
-      long fromBit = (long) start * bits;
-      long bitLen = (long) count * bits;
+    for (int start = 0; start < nv; start += per) {
+      int count = Math.min(per, nv - start);
+      boolean last = start + count == nv;
       if (bits == 1) {
         chunk.clear();
         copyBits(values.array(), start, count, chunk);
-        blocks.add(last ? 0 : log, start, count, chunk.array(), 0, chunk.size());
+        blocks.add(last ? 0 : log, count, last, chunk.array(), 0, chunk.size());
       } else {
-        blocks.add(last ? 0 : log, start, count, values.array(), (int) (fromBit / 8),
-            (int) (bitLen / 8));
+        blocks.add(last ? 0 : log, count, last, values.array(),
+            (int) ((long) start * bits / 8), (int) ((long) count * bits / 8));
       }
     }
-    return miniBlockPage(miniBlockLayout(levels, enc, levels.width()), blocks);
+    return miniBlockPage(miniBlockLayout(levels, enc), blocks, null);
   }
 
   private static void copyBits(byte[] src, int from, int count, Bytes out) {
@@ -258,8 +366,8 @@ final class LeafColumn {
   private EncodedPage miniBlockIntegers(Levels levels, int bytes) {
     int wordBits = bytes * 8;
     boolean pays = false;
-    for (int start = 0; start < n && !pays; start += FastLanesPacker.BLOCK) {
-      int count = Math.min(FastLanesPacker.BLOCK, n - start);
+    for (int start = 0; start < nv && !pays; start += FastLanesPacker.BLOCK) {
+      int count = Math.min(FastLanesPacker.BLOCK, nv - start);
       pays = bitWidth(values, start, count, bytes) < wordBits;
     }
     if (!pays) {
@@ -268,15 +376,15 @@ final class LeafColumn {
     return packedIntegers(levels, values, bytes, null);
   }
 
-  /** Bit-packs {@code src}'s {@code bytes}-byte integers (item i at i * bytes) in chunks. */
+  /** Bit-packs {@code src}'s {@code bytes}-byte integers (value i at i * bytes) in chunks. */
   private EncodedPage packedIntegers(Levels levels, Bytes src, int bytes, Bytes dictionary) {
     int wordBits = bytes * 8;
-    MiniBlocks blocks = new MiniBlocks(levels, codes);
+    MiniBlocks blocks = new MiniBlocks(levels);
     long[] in = new long[FastLanesPacker.BLOCK];
     long[] packed = new long[FastLanesPacker.BLOCK];
     Bytes chunk = new Bytes(8 * 1024 + 8);
-    for (int start = 0; start < n; start += FastLanesPacker.BLOCK) {
-      int count = Math.min(FastLanesPacker.BLOCK, n - start);
+    for (int start = 0; start < nv; start += FastLanesPacker.BLOCK) {
+      int count = Math.min(FastLanesPacker.BLOCK, nv - start);
       int width = bitWidth(src, start, count, bytes);
       Arrays.fill(in, 0L);
       for (int i = 0; i < count; i++) {
@@ -286,18 +394,14 @@ final class LeafColumn {
       chunk.clear();
       chunk.word(width, bytes);
       FastLanesPacker.write(packed, FastLanesPacker.packedWords(wordBits, width), wordBits, chunk);
-      boolean last = start + count == n;
-      blocks.add(last ? 0 : 10, start, count, chunk.array(), 0, chunk.size());
+      boolean last = start + count == nv;
+      blocks.add(last ? 0 : 10, count, last, chunk.array(), 0, chunk.size());
     }
-    MiniBlockLayout.Builder m = miniBlockLayout(levels, Encodings.inlineBitpacking(wordBits),
-        levels.width());
-    if (dictionary == null) {
-      return miniBlockPage(m, blocks);
-    }
+    MiniBlockLayout.Builder m = miniBlockLayout(levels, Encodings.inlineBitpacking(wordBits));
     return miniBlockPage(m, blocks, dictionary);
   }
 
-  /** The bit width of the largest of {@code count} integers from item {@code start}. */
+  /** The bit width of the largest of {@code count} integers from value {@code start}. */
   private static int bitWidth(Bytes src, int start, int count, int bytes) {
     long or = 0;
     for (int i = 0; i < count; i++) {
@@ -311,7 +415,7 @@ final class LeafColumn {
   private EncodedPage variablePage(Levels levels, int offsetBytes) {
     long maxLen = 0;
     long prev = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < nv; i++) {
       maxLen = Math.max(maxLen, ends[i] - prev);
       prev = ends[i];
     }
@@ -324,12 +428,12 @@ final class LeafColumn {
         return dict;
       }
     }
-    MiniBlocks blocks = new MiniBlocks(levels, codes);
+    MiniBlocks blocks = new MiniBlocks(levels);
     Bytes chunk = new Bytes(AIM_VARIABLE_CHUNK + 64);
     int start = 0;
-    while (start < n) {
+    while (start < nv) {
       int count = variableChunk(start, offsetBytes);
-      boolean last = start + count == n;
+      boolean last = start + count == nv;
       chunk.clear();
       long base = start == 0 ? 0 : ends[start - 1];
       long head = (long) (count + 1) * offsetBytes;
@@ -339,28 +443,28 @@ final class LeafColumn {
       }
       chunk.put(values, (int) base, (int) (ends[start + count - 1] - base));
       chunk.pad(offsetBytes, (byte) 72);
-      blocks.add(last ? 0 : Integer.numberOfTrailingZeros(count), start, count, chunk.array(), 0,
+      blocks.add(last ? 0 : Integer.numberOfTrailingZeros(count), count, last, chunk.array(), 0,
           chunk.size());
       start += count;
     }
-    return miniBlockPage(miniBlockLayout(levels, Encodings.variable(offsetBytes * 8),
-        levels.width()), blocks);
+    return miniBlockPage(miniBlockLayout(levels, Encodings.variable(offsetBytes * 8)), blocks,
+        null);
   }
 
-  /** Bytes of items {@code [from, to)} of a variable-width page. */
+  /** Bytes of values {@code [from, to)} of a variable-width page. */
   long span(int from, int to) {
     return (to == 0 ? 0 : ends[to - 1]) - (from == 0 ? 0 : ends[from - 1]);
   }
 
   /**
-   * How many items from {@code start} go in the next chunk: the rest if it fits in
+   * How many values from {@code start} go in the next chunk: the rest if it fits in
    * {@link #AIM_VARIABLE_CHUNK} bytes of offsets and values, else the largest power of two that
    * fits (at least one, at most {@link #MAX_CHUNK_VALUES}).
    */
   private int variableChunk(int start, int offsetBytes) {
-    int rest = n - start;
+    int rest = nv - start;
     if (rest <= MAX_CHUNK_VALUES
-        && span(start, n) + (long) (rest + 1) * offsetBytes <= AIM_VARIABLE_CHUNK) {
+        && span(start, nv) + (long) (rest + 1) * offsetBytes <= AIM_VARIABLE_CHUNK) {
       return rest;
     }
     int count = 1;
@@ -381,15 +485,7 @@ final class LeafColumn {
     return values;
   }
 
-  byte[] codes() {
-    return codes;
-  }
-
-  long firstRow() {
-    return firstRow;
-  }
-
-  /** A dictionary page: the items' indices (u32) bit-packed, the dictionary its own buffer. */
+  /** A dictionary page: the values' indices (u32) bit-packed, the dictionary its own buffer. */
   EncodedPage dictionaryPage(Levels levels, Bytes indices, Bytes dictionary, int items) {
     EncodedPage p = packedIntegers(levels, indices, 4, dictionary);
     MiniBlockLayout m = p.layout().getMiniBlockLayout().toBuilder()
@@ -402,116 +498,186 @@ final class LeafColumn {
 
   // ---- full-zip pages --------------------------------------------------------------------
 
+  /** Bytes of an entry's control word: its repetition level above its definition level. */
+  private int controlBytes(Levels levels) {
+    int bits = levels.width() + (reps == null ? 0 : repWidth());
+    return bits == 0 ? 0 : bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
+  }
+
+  private long controlWord(int i, Levels levels) {
+    long def = levels.level(codes[i]);
+    return reps == null ? def : ((long) reps[i] << levels.width()) | def;
+  }
+
   private FullZipLayout.Builder fullZipLayout(Levels levels, CompressiveEncoding enc) {
     return FullZipLayout.newBuilder()
-        .setBitsRep(0)
+        .setBitsRep(reps == null ? 0 : repWidth())
         .setBitsDef(levels.width())
         .setNumItems(n)
-        .setNumVisibleItems(n)
+        .setNumVisibleItems(nv)
         .setValueCompression(enc)
         .addAllLayers(levels.layers);
   }
 
-  /** Each item: its control word (when there are levels), then its value bytes. */
+  /**
+   * Each entry: its control word (when there are levels), then, if visible, its value's bytes.
+   * With repetition, a second buffer gives each row's start (see {@link #rowIndex}).
+   */
   private EncodedPage fullZipFixed(Levels levels, LeafKind.Vector v) {
-    int ctrl = (levels.width() + 7) / 8;
+    int ctrl = controlBytes(levels);
     int width = v.bytes();
-    java.nio.ByteBuffer buffer;
+    ByteBuffer buffer;
+    long[] rowStarts = reps == null ? null : new long[(int) rows + 1];
     if (ctrl == 0) {
       buffer = values.view(); // the values are the page: no copy
     } else {
-      Bytes zipped = new Bytes((int) Math.min(Integer.MAX_VALUE - 16, (long) n * (ctrl + width)));
+      Bytes zipped = new Bytes((int) Math.min(Integer.MAX_VALUE - 16, (long) n * ctrl
+          + (long) nv * width));
+      int value = 0;
+      int row = 0;
       for (int i = 0; i < n; i++) {
-        zipped.word(levels.level(codes[i]), ctrl);
-        zipped.put(values, i * width, width);
+        if (rowStarts != null && reps[i] == maxRep) {
+          rowStarts[row++] = zipped.size();
+        }
+        zipped.word(controlWord(i, levels), ctrl);
+        if (visibleAt(i, levels)) {
+          zipped.put(values, value * width, width);
+          value++;
+        }
+      }
+      if (rowStarts != null) {
+        rowStarts[row] = zipped.size();
       }
       buffer = zipped.view();
     }
     FullZipLayout.Builder z = fullZipLayout(levels,
         Encodings.fixedSizeList(v.dimension(), v.itemBytes() * 8)).setBitsPerValue(width * 8);
-    return new EncodedPage(List.of(buffer), PageLayout.newBuilder().setFullZipLayout(z).build(),
-        n, firstRow);
+    List<ByteBuffer> buffers = rowStarts == null ? List.of(buffer)
+        : List.of(buffer, rowIndex(rowStarts).view());
+    return new EncodedPage(buffers, PageLayout.newBuilder().setFullZipLayout(z).build(), rows,
+        firstRow);
   }
 
   /**
-   * Each item: its control word (when there are levels), then, if valid, its length
-   * ({@code offsetBytes} bytes) and bytes. A second buffer, the repetition index, gives each
-   * item's start in the first and then its end, in the narrowest of 1, 2, 4 or 8 bytes that
-   * holds the buffer's length.
+   * Each entry: its control word (when there are levels), then, if it is a valid value, its
+   * length ({@code offsetBytes} bytes) and bytes. A second buffer, the repetition index, gives
+   * each row's start in the first and then the end.
    */
   private EncodedPage fullZipVariable(Levels levels, int offsetBytes) {
-    int ctrl = (levels.width() + 7) / 8;
-    long total = values.size() + (long) n * (ctrl + offsetBytes);
+    int ctrl = controlBytes(levels);
+    long total = values.size() + (long) n * ctrl + (long) nv * offsetBytes;
     if (total > Integer.MAX_VALUE - 16) {
       throw new InvalidBatchException("column '" + path + "': a page of " + total + " bytes; "
           + "lower the page size");
     }
     Bytes zipped = new Bytes((int) total);
-    long[] starts = new long[n + 1];
+    long[] rowStarts = new long[(int) rows + 1];
+    int row = 0;
+    int value = 0;
     long prev = 0;
     for (int i = 0; i < n; i++) {
-      starts[i] = zipped.size();
+      if (reps == null || reps[i] == maxRep) {
+        rowStarts[row++] = zipped.size();
+      }
       if (ctrl > 0) {
-        zipped.word(levels.level(codes[i]), ctrl);
+        zipped.word(controlWord(i, levels), ctrl);
       }
-      if (codes[i] == 0) {
-        long len = ends[i] - prev;
-        zipped.word(len, offsetBytes);
-        zipped.put(values, (int) prev, (int) len);
+      if (visibleAt(i, levels)) {
+        long end = ends[value++];
+        if (codes[i] == 0) {
+          zipped.word(end - prev, offsetBytes);
+          zipped.put(values, (int) prev, (int) (end - prev));
+        }
+        prev = end;
       }
-      prev = ends[i];
     }
-    starts[n] = zipped.size();
-    int w = starts[n] <= 0xFF ? 1 : starts[n] <= 0xFFFF ? 2 : starts[n] <= 0xFFFFFFFFL ? 4 : 8;
-    Bytes index = new Bytes((n + 1) * w);
+    rowStarts[row] = zipped.size();
+    FullZipLayout.Builder z = fullZipLayout(levels, Encodings.variable(offsetBytes * 8))
+        .setBitsPerOffset(offsetBytes * 8);
+    return new EncodedPage(List.of(zipped.view(), rowIndex(rowStarts).view()),
+        PageLayout.newBuilder().setFullZipLayout(z).build(), rows, firstRow);
+  }
+
+  /** Row starts then the end, each in the narrowest of 1, 2, 4 or 8 bytes that holds the end. */
+  private static Bytes rowIndex(long[] starts) {
+    long max = starts[starts.length - 1];
+    int w = max <= 0xFF ? 1 : max <= 0xFFFF ? 2 : max <= 0xFFFFFFFFL ? 4 : 8;
+    Bytes index = new Bytes(starts.length * w);
     for (long s : starts) {
       index.word(s, w);
     }
-    FullZipLayout.Builder z = fullZipLayout(levels, Encodings.variable(offsetBytes * 8))
-        .setBitsPerOffset(offsetBytes * 8);
-    return new EncodedPage(List.of(zipped.view(), index.view()),
-        PageLayout.newBuilder().setFullZipLayout(z).build(), n, firstRow);
+    return index;
   }
 
   /**
    * Assembles mini-block chunks: page buffer 0 the u16 chunk words, buffer 1 the chunks, each
-   * chunk a header (u16 level count, u16 definition bytes when there are levels, u16 value
-   * bytes), the definition levels (out-of-line bit-packed u16) and the value buffer, each part
-   * padded to 8 bytes.
+   * chunk a header (u16 level count, u16 repetition bytes and u16 definition bytes when there
+   * are such levels, u16 value bytes), the levels (out-of-line bit-packed u16) and the value
+   * buffer, each part padded to 8 bytes. A chunk takes the entries up to and including its last
+   * value (invisible entries after it go to the next chunk; the last chunk takes the rest), and
+   * with repetition the repetition index gets (rows finished in the chunk, entries of the row
+   * left unfinished) per chunk as u64 pairs.
    */
-  static final class MiniBlocks {
+  final class MiniBlocks {
     final Bytes meta = new Bytes(64);
     final Bytes chunks = new Bytes(1 << 12);
     private final Levels levels;
-    private final byte[] codes;
+    private final Bytes rep = new Bytes(2048);
     private final Bytes def = new Bytes(2048);
     private final long[] in = new long[FastLanesPacker.BLOCK];
     private final long[] packed = new long[FastLanesPacker.BLOCK];
+    private final List<long[]> repIndex = new ArrayList<>();
+    private int entry;
 
-    MiniBlocks(Levels levels, byte[] codes) {
+    MiniBlocks(Levels levels) {
       this.levels = levels;
-      this.codes = codes;
     }
 
-    /** Adds a chunk of items {@code [start, start + count)} whose value buffer is given. */
-    void add(int log, int start, int count, byte[] val, int valOff, int valLen) {
+    /** Adds the next chunk: {@code count} values whose value buffer is given. */
+    void add(int log, int count, boolean last, byte[] val, int valOff, int valLen) {
+      int first = entry;
+      int end;
+      if (last) {
+        end = n;
+      } else {
+        int taken = 0;
+        end = first;
+        while (taken < count) {
+          if (visibleAt(end, levels)) {
+            taken++;
+          }
+          end++;
+        }
+      }
+      entry = end;
+      int entries = end - first;
+      if (reps != null) {
+        indexChunk(first, end, last);
+      }
       int begin = chunks.size();
+      chunks.u16(reps != null || levels.any() ? entries : 0);
+      if (reps != null) {
+        rep.clear();
+        packLevels(first, entries, repWidth(), true, rep);
+        chunks.u16(rep.size());
+      }
       if (levels.any()) {
         def.clear();
-        packLevels(start, count, levels.width());
-        chunks.u16(count);
+        packLevels(first, entries, levels.width(), false, def);
         chunks.u16(def.size());
-        chunks.u16(valLen);
-        chunks.pad(8, CHUNK_FILL);
-        chunks.put(def, 0, def.size());
-        chunks.pad(8, CHUNK_FILL);
-      } else {
-        chunks.u16(0);
-        chunks.u16(valLen);
-        chunks.pad(8, CHUNK_FILL);
       }
       if (valLen > 0xFFFF) {
         throw new IllegalStateException("a chunk value buffer of " + valLen + " bytes");
+      }
+      chunks.u16(valLen);
+      chunks.pad(8, CHUNK_FILL);
+      if (reps != null) {
+        chunks.put(rep, 0, rep.size());
+        chunks.pad(8, CHUNK_FILL);
+      }
+      if (levels.any()) {
+        chunks.put(def, 0, def.size());
+        chunks.pad(8, CHUNK_FILL);
       }
       chunks.put(val, valOff, valLen);
       chunks.pad(8, CHUNK_FILL);
@@ -522,28 +688,70 @@ final class LeafColumn {
       meta.u16(((size / 8 - 1) << 4) | log);
     }
 
+    /** Rows finished in entries {@code [from, to)} and entries left of an unfinished row. */
+    private void indexChunk(int from, int to, boolean last) {
+      long finished = 0;
+      int lastStart = -1;
+      for (int i = from; i < to; i++) {
+        if (reps[i] == maxRep) {
+          if (i > from) {
+            finished++;
+          }
+          lastStart = i;
+        }
+      }
+      if (!repIndex.isEmpty() && to > from && reps[from] == maxRep) {
+        long[] prev = repIndex.get(repIndex.size() - 1);
+        if (prev[1] != 0) { // the previous chunk's leftover row was whole after all
+          prev[0]++;
+          prev[1] = 0;
+        }
+      }
+      long leftovers;
+      if (last) {
+        finished++;
+        leftovers = 0;
+      } else {
+        leftovers = lastStart < 0 ? to - from : to - lastStart;
+      }
+      repIndex.add(new long[] {finished, leftovers});
+    }
+
+    Bytes repetitionIndex() {
+      Bytes b = new Bytes(16 * repIndex.size());
+      for (long[] e : repIndex) {
+        b.u64(e[0]);
+        b.u64(e[1]);
+      }
+      return b;
+    }
+
     /**
      * Out-of-line bit-packing of u16 levels: whole blocks of 1024 packed at {@code width}; a
      * shorter tail packed as a zero-padded block only when that is smaller than raw u16 words.
      */
-    private void packLevels(int start, int count, int width) {
+    private void packLevels(int start, int count, int width, boolean repetition, Bytes out) {
       int done = 0;
       while (done < count) {
         int take = Math.min(FastLanesPacker.BLOCK, count - done);
         if (take < FastLanesPacker.BLOCK && !(take > 64 * width)) {
           for (int i = 0; i < take; i++) {
-            def.u16(levels.level(codes[start + done + i]));
+            out.u16(levelAt(start + done + i, repetition));
           }
         } else {
           Arrays.fill(in, 0L);
           for (int i = 0; i < take; i++) {
-            in[i] = levels.level(codes[start + done + i]);
+            in[i] = levelAt(start + done + i, repetition);
           }
           FastLanesPacker.pack(in, 16, width, packed);
-          FastLanesPacker.write(packed, FastLanesPacker.packedWords(16, width), 16, def);
+          FastLanesPacker.write(packed, FastLanesPacker.packedWords(16, width), 16, out);
         }
         done += take;
       }
+    }
+
+    private int levelAt(int i, boolean repetition) {
+      return repetition ? reps[i] : levels.level(codes[i]);
     }
   }
 }

@@ -38,6 +38,42 @@ class LanceCoreLayoutDump {
       new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE));
 
   @Test
+  void dumpListsWithoutItems() throws Exception {
+    Path dir = Path.of(System.getProperty("lancet.dump"));
+    Files.createDirectories(dir);
+    try (BufferAllocator alloc = new RootAllocator()) {
+      List<Field> fields = List.of(
+          new Field("li", FieldType.nullable(ArrowType.List.INSTANCE),
+              List.of(new Field("item", FieldType.nullable(new ArrowType.Int(32, true)), null))),
+          new Field("ls", FieldType.nullable(ArrowType.List.INSTANCE),
+              List.of(new Field("item", FieldType.nullable(ArrowType.Utf8.INSTANCE), null))));
+      try (VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), alloc)) {
+        root.allocateNew();
+        for (String c : List.of("li", "ls")) {
+          ListVector li = (ListVector) root.getVector(c);
+          for (int i = 0; i < 3000; i++) {
+            if (i % 3 == 0) {
+              li.setNull(i);
+            } else {
+              li.startNewValue(i);
+              li.endValue(i, 0);
+            }
+          }
+          li.setValueCount(3000);
+        }
+        root.setRowCount(3000);
+        Path file = dir.resolve("lists.lance");
+        Files.deleteIfExists(file);
+        try (LanceFileWriter w = LanceFileWriter.open(file.toString(), alloc, null,
+            Optional.empty(), Map.of())) {
+          w.write(root);
+        }
+        System.out.println(FileLayouts.read(file).describe());
+      }
+    }
+  }
+
+  @Test
   void dump() throws Exception {
     Path dir = Path.of(System.getProperty("lancet.dump"));
     Files.createDirectories(dir);

@@ -55,6 +55,11 @@ final class RandomBatches {
       }
       return new Field(name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null), kids);
     }
+    if (pick == 2 && depth > 0) {
+      ArrowType t = rnd.nextInt(4) == 0 ? ArrowType.LargeList.INSTANCE : ArrowType.List.INSTANCE;
+      return new Field(name, new FieldType(nullable, t, null),
+          List.of(field("item", rnd, depth - 1)));
+    }
     if (pick == 1) {
       int[] dims = {1, 2, 4, 16, 128};
       int dim = dims[rnd.nextInt(dims.length)];
@@ -97,6 +102,46 @@ final class RandomBatches {
         }
       }
       s.setValueCount(rows);
+      return;
+    }
+    if (v instanceof org.apache.arrow.vector.complex.ListVector
+        || v instanceof org.apache.arrow.vector.complex.LargeListVector) {
+      boolean large = v instanceof org.apache.arrow.vector.complex.LargeListVector;
+      FieldVector data = large
+          ? ((org.apache.arrow.vector.complex.LargeListVector) v).getDataVector()
+          : ((org.apache.arrow.vector.complex.ListVector) v).getDataVector();
+      int[] lens = new int[rows];
+      boolean[] nulls = new boolean[rows];
+      int total = 0;
+      int maxLen = rnd.nextInt(3) == 0 ? 0 : 1 + rnd.nextInt(6);
+      for (int i = 0; i < rows; i++) {
+        nulls[i] = rnd.nextDouble() < nullRate;
+        lens[i] = nulls[i] || maxLen == 0 ? 0 : rnd.nextInt(maxLen + 1);
+        total += lens[i];
+      }
+      fill(data, total, rnd);
+      int at = 0;
+      for (int i = 0; i < rows; i++) {
+        if (large) {
+          var ll = (org.apache.arrow.vector.complex.LargeListVector) v;
+          if (nulls[i]) {
+            ll.setNull(i);
+          } else {
+            ll.startNewValue(i);
+            ll.endValue(i, lens[i]);
+          }
+        } else {
+          var ll = (org.apache.arrow.vector.complex.ListVector) v;
+          if (nulls[i]) {
+            ll.setNull(i);
+          } else {
+            ll.startNewValue(i);
+            ll.endValue(i, lens[i]);
+          }
+        }
+        at += lens[i];
+      }
+      v.setValueCount(rows);
       return;
     }
     if (v instanceof FixedSizeListVector f) {
@@ -187,6 +232,20 @@ final class RandomBatches {
         m.put(c.getName(), value(c, i));
       }
       return m;
+    }
+    if (v instanceof org.apache.arrow.vector.complex.ListVector lv) {
+      List<Object> l = new ArrayList<>();
+      for (int k = lv.getElementStartIndex(i); k < lv.getElementEndIndex(i); k++) {
+        l.add(value(lv.getDataVector(), k));
+      }
+      return l;
+    }
+    if (v instanceof org.apache.arrow.vector.complex.LargeListVector lv) {
+      List<Object> l = new ArrayList<>();
+      for (long k = lv.getElementStartIndex(i); k < lv.getElementEndIndex(i); k++) {
+        l.add(value(lv.getDataVector(), (int) k));
+      }
+      return l;
     }
     if (v instanceof FixedSizeListVector f) {
       List<Object> l = new ArrayList<>();

@@ -20,7 +20,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.lance.file.LanceFileReader;
 import org.lance.util.Range;
 
@@ -39,11 +39,17 @@ class WriterDifferentialTest {
   static void everyLayoutWasMet() {
     assertThat(SEEN).contains("constant_layout", "mini_block flat", "mini_block fixed_size_list",
         "mini_block inline_bitpacking", "mini_block variable", "mini_block dictionary",
-        "full_zip fixed_size_list", "full_zip variable", "def levels", "two nullable layers");
+        "full_zip fixed_size_list", "full_zip variable", "def levels", "two nullable layers",
+        "rep levels", "mini_block rep levels", "full_zip rep levels", "constant rep levels");
+  }
+
+  /** Seeds 0..59 (-Dlancet.writer.seeds=N for more). */
+  static java.util.stream.IntStream seeds() {
+    return java.util.stream.IntStream.range(0, Integer.getInteger("lancet.writer.seeds", 60));
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19})
+  @MethodSource("seeds")
   void randomFilesReadBackByLanceCore(int seed) throws Exception {
     long s = 0x5eedL * 1000 + seed;
     Random rnd = new Random(s);
@@ -89,12 +95,70 @@ class WriterDifferentialTest {
     }
   }
 
+  /** Lists of values too large for mini-blocks: full-zip pages with repetition levels. */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {0, 1, 2, 3})
+  void listsOfLargeValuesReadBackByLanceCore(int seed) throws Exception {
+    Random rnd = new Random(77 + seed);
+    Field longStrings = new Field("item", org.apache.arrow.vector.types.pojo.FieldType.nullable(
+        org.apache.arrow.vector.types.pojo.ArrowType.Utf8.INSTANCE), null);
+    Field vectors = new Field("item", org.apache.arrow.vector.types.pojo.FieldType.nullable(
+        new org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList(128)), List.of(
+            new Field("item", org.apache.arrow.vector.types.pojo.FieldType.notNullable(
+                new org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint(
+                    org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE)), null)));
+    org.apache.arrow.vector.types.pojo.Schema arrow = new org.apache.arrow.vector.types.pojo.Schema(
+        List.of(new Field("ls", org.apache.arrow.vector.types.pojo.FieldType.nullable(
+            org.apache.arrow.vector.types.pojo.ArrowType.List.INSTANCE), List.of(longStrings)),
+            new Field("lv", org.apache.arrow.vector.types.pojo.FieldType.nullable(
+                org.apache.arrow.vector.types.pojo.ArrowType.List.INSTANCE), List.of(vectors))));
+    int rows = 1 + rnd.nextInt(700);
+    try (BufferAllocator alloc = new RootAllocator();
+        VectorSchemaRoot root = VectorSchemaRoot.create(arrow, alloc)) {
+      for (FieldVector v : root.getFieldVectors()) {
+        var list = (org.apache.arrow.vector.complex.ListVector) v;
+        int[] lens = new int[rows];
+        int total = 0;
+        for (int i = 0; i < rows; i++) {
+          lens[i] = rnd.nextInt(4);
+          total += lens[i];
+        }
+        RandomBatches.fill(list.getDataVector(), total, rnd, RandomBatches.Shape.LONG, 0.2);
+        for (int i = 0; i < rows; i++) {
+          if (i % 9 == 4) {
+            list.setNull(i);
+            continue;
+          }
+          list.startNewValue(i);
+          list.endValue(i, lens[i]);
+        }
+        list.setValueCount(rows);
+      }
+      root.setRowCount(rows);
+      Schema lance = LanceSchemas.toLance(arrow, 0, Optional.empty());
+      Path file = dir.resolve("large" + seed + ".lance");
+      try (LanceFileWriter w = LanceFileWriter.open(LocalFileOutput.create(file), lance,
+          WriterOptions.defaults().withPageBytes(seed % 2 == 0 ? 1 << 20 : 50_000))) {
+        w.write(root);
+        w.finish();
+      }
+      record(FileLayouts.read(file));
+      assertThat(FileLayouts.read(file).describe()).contains("bits_rep: 1");
+      compareWithLanceCore(file, root, alloc);
+    }
+  }
+
   private static void record(FileLayouts.Layout layout) {
     for (var c : layout.columns()) {
       for (var p : c.getPagesList()) {
         String t = FileLayouts.layoutText(p);
         String kind = t.startsWith("mini_block") ? "mini_block" : t.startsWith("full_zip")
             ? "full_zip" : "constant_layout";
+        if (t.contains("rep_compression") || t.contains("bits_rep")
+            || (kind.equals("constant_layout") && t.contains("LIST"))) {
+          SEEN.add("rep levels");
+          SEEN.add((kind.equals("constant_layout") ? "constant" : kind) + " rep levels");
+        }
         if (kind.equals("constant_layout")) {
           SEEN.add(kind);
           continue;
