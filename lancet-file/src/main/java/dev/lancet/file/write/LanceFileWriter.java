@@ -68,10 +68,17 @@ public final class LanceFileWriter implements AutoCloseable {
    * manifest holds it) to {@code out}.
    *
    * @throws InvalidBatchException when the schema has a field the Java writer cannot write
-   *     (nothing has been written to {@code out} then)
+   *     ({@code out} is aborted then: nothing is left under the file's name)
    */
   public static LanceFileWriter open(FileOutput out, Schema schema, WriterOptions options) {
-    return new LanceFileWriter(out, schema, options, ColumnTree.of(schema, options));
+    ColumnTree tree;
+    try {
+      tree = ColumnTree.of(schema, options);
+    } catch (RuntimeException e) {
+      out.abort();
+      throw e;
+    }
+    return new LanceFileWriter(out, schema, options, tree);
   }
 
   /** The field ids that get a column, in column order. */

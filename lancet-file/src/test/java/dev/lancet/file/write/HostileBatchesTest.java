@@ -189,11 +189,12 @@ class HostileBatchesTest {
     assertThatThrownBy(() -> LanceFileWriter.open(LocalFileOutput.create(file), packedSchema,
         WriterOptions.defaults())).isInstanceOf(InvalidBatchException.class)
         .hasMessageContaining("column 'p' is a packed struct");
-    var list = LanceSchemas.toLance(arrow(f("l", true, ArrowType.List.INSTANCE,
-        f("item", true, new ArrowType.Int(32, true)))), 0, Optional.empty());
-    assertThatThrownBy(() -> LanceFileWriter.open(LocalFileOutput.create(dir.resolve("l.lance")),
-        list, WriterOptions.defaults())).isInstanceOf(InvalidBatchException.class)
-        .hasMessageContaining("column 'l'");
+    var decimal = LanceSchemas.toLance(arrow(f("d", true, new ArrowType.Decimal(10, 2, 128))),
+        0, Optional.empty());
+    assertThatThrownBy(() -> LanceFileWriter.open(LocalFileOutput.create(dir.resolve("d.lance")),
+        decimal, WriterOptions.defaults())).isInstanceOf(InvalidBatchException.class)
+        .hasMessageContaining("column 'd' is Arrow type Decimal");
+    assertThat(dir.resolve("d.lance")).doesNotExist();
   }
 
   @Test
