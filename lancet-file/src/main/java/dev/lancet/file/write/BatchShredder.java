@@ -120,18 +120,6 @@ final class BatchShredder {
         throw new InvalidBatchException("column '" + node.path() + "' has "
             + items.getValueCount() + " items for " + rows + " vectors of " + dim);
       }
-      if (items.getNullCount() > 0) {
-        for (int i = 0; i < rows; i++) {
-          for (int k = 0; k < dim && codes[i] == 0; k++) {
-            if (items.isNull(i * dim + k)) {
-              throw new InvalidBatchException("column '" + node.path() + "': item " + k
-                  + " of row " + i + " is null inside a valid vector; the Java writer does "
-                  + "not write null items in fixed-size lists yet (make the whole vector null "
-                  + "or fill the item)");
-            }
-          }
-        }
-      }
     }
     if (node.leaf().kind instanceof LeafKind.Variable var) {
       checkOffsets(node, (FieldVector) v, var.offsetBytes(), codes, rows);
@@ -183,15 +171,6 @@ final class BatchShredder {
     if (node.isLeaf()) {
       if (emit) {
         emitValue(leaf, v, i, rep, code);
-      } else if (code == 0 && v instanceof FixedSizeListVector fsl) {
-        FieldVector items = fsl.getDataVector();
-        for (int kk = 0; kk < fsl.getListSize(); kk++) {
-          if (items.isNull(i * fsl.getListSize() + kk)) {
-            throw new InvalidBatchException("column '" + node.path() + "': item " + kk
-                + " of vector " + i + " is null inside a valid vector; the Java writer does "
-                + "not write null items in fixed-size lists yet");
-          }
-        }
       }
       return;
     }
@@ -245,6 +224,7 @@ final class BatchShredder {
     } else if (leaf.kind instanceof LeafKind.Vector vec) {
       FieldVector items = ((FixedSizeListVector) v).getDataVector();
       leaf.visible(rep, code, items.getDataBuffer(), (long) i * vec.bytes(), false);
+      leaf.appendItemValidity(items.getValidityBuffer(), (long) i * vec.dimension(), 1);
     } else if (leaf.kind instanceof LeafKind.Bool) {
       boolean bit = code == 0 && ((BitVector) v).get(i) != 0;
       leaf.visible(rep, code, null, 0, bit);
@@ -314,6 +294,7 @@ final class BatchShredder {
     } else if (leaf.kind instanceof LeafKind.Vector vec) {
       FieldVector items = ((FixedSizeListVector) s.vector()).getDataVector();
       leaf.appendFixed(codes, count, items.getDataBuffer(), (long) from * vec.bytes());
+      leaf.appendItemValidity(items.getValidityBuffer(), (long) from * vec.dimension(), count);
     } else if (leaf.kind instanceof LeafKind.Bool) {
       BitVector bits = (BitVector) s.vector();
       byte[] b = scratch((count + 7) / 8);

@@ -32,8 +32,9 @@ final class Encodings {
         Variable.newBuilder().setOffsets(flat(offsetBits))).build();
   }
 
-  static CompressiveEncoding fixedSizeList(int dimension, int itemBits) {
+  static CompressiveEncoding fixedSizeList(int dimension, int itemBits, boolean hasValidity) {
     return CompressiveEncoding.newBuilder().setFixedSizeList(FixedSizeList.newBuilder()
-        .setItemsPerValue(dimension).setValues(flat(itemBits))).build();
+        .setItemsPerValue(dimension).setHasValidity(hasValidity).setValues(flat(itemBits)))
+        .build();
   }
 }

@@ -52,6 +52,9 @@ final class LeafColumn {
   private final Bytes values = new Bytes(1 << 12);
   /** Variable-width values: each visible value's end in {@link #values}. */
   private long[] ends = new long[1024];
+  /** Vectors: one validity bit per item of every value; whether any item is null. */
+  private final Bytes itemValidity = new Bytes(64);
+  private boolean nullItems;
 
   LeafColumn(String path, LeafKind kind, int depth, boolean[] isList, boolean dictionaryAllowed) {
     this.path = path;
@@ -131,6 +134,32 @@ final class LeafColumn {
     n += count;
     nv += count;
     rows += count;
+  }
+
+  /**
+   * Vectors: appends the validity of {@code count} values' items, {@code dimension} each, from
+   * Arrow validity bitmap {@code validity} starting at item {@code firstItem}.
+   */
+  void appendItemValidity(ArrowBuf validity, long firstItem, int count) {
+    int dim = ((LeafKind.Vector) kind).dimension();
+    long items = (long) count * dim;
+    long at = (long) (nv - count) * dim;
+    for (long k = 0; k < items; k++) {
+      long src = firstItem + k;
+      boolean valid = (validity.getByte(src >>> 3) >>> (int) (src & 7) & 1) != 0;
+      nullItems |= !valid;
+      setItemBit(at + k, valid);
+    }
+  }
+
+  private void setItemBit(long index, boolean valid) {
+    int need = (int) ((index + 8) / 8);
+    if (need > itemValidity.size()) {
+      itemValidity.zeros(need - itemValidity.size());
+    }
+    if (valid) {
+      itemValidity.array()[(int) (index >>> 3)] |= (byte) (1 << (int) (index & 7));
+    }
   }
 
   private int fixedWidth() {
@@ -220,6 +249,8 @@ final class LeafColumn {
     nv = 0;
     rows = 0;
     values.clear();
+    itemValidity.clear();
+    nullItems = false;
     return page;
   }
 
@@ -253,10 +284,12 @@ final class LeafColumn {
       return miniBlockFlat(levels, 1, 12, Encodings.flat(1));
     }
     if (kind instanceof LeafKind.Vector v) {
-      return v.bytes() < FULL_ZIP_VALUE_BYTES
-          ? miniBlockFlat(levels, v.bytes() * 8, logValuesPerChunk(v.bytes()),
-              Encodings.fixedSizeList(v.dimension(), v.itemBytes() * 8))
-          : fullZipFixed(levels, v);
+      if (v.bytes() >= FULL_ZIP_VALUE_BYTES) {
+        return fullZipFixed(levels, v);
+      }
+      return nullItems ? miniBlockVectorsWithNullItems(levels, v)
+          : miniBlockFlat(levels, v.bytes() * 8, logValuesPerChunk(v.bytes()),
+              Encodings.fixedSizeList(v.dimension(), v.itemBytes() * 8, false));
     }
     return variablePage(levels, ((LeafKind.Variable) kind).offsetBytes());
   }
@@ -343,6 +376,30 @@ final class LeafColumn {
       }
     }
     return miniBlockPage(miniBlockLayout(levels, enc), blocks, null);
+  }
+
+  /**
+   * Vectors with null items: each chunk has two value buffers, the items' validity bits of its
+   * values, then the values (lance-core's fixed-size list with validity).
+   */
+  private EncodedPage miniBlockVectorsWithNullItems(Levels levels, LeafKind.Vector v) {
+    int dim = v.dimension();
+    // Chunks sized as lance-core sizes them: by the value's bytes plus its validity bytes.
+    int log = logValuesPerChunk((dim + 7) / 8 + v.bytes());
+    int per = 1 << log;
+    MiniBlocks blocks = new MiniBlocks(levels);
+    Bytes validity = new Bytes(0);
+    for (int start = 0; start < nv; start += per) {
+      int count = Math.min(per, nv - start);
+      boolean last = start + count == nv;
+      validity.clear();
+      copyBits(itemValidity.array(), start * dim, count * dim, validity);
+      blocks.add(last ? 0 : log, count, last, new byte[][] {validity.array(), values.array()},
+          new int[] {0, start * v.bytes()}, new int[] {validity.size(), count * v.bytes()});
+    }
+    MiniBlockLayout.Builder m = miniBlockLayout(levels,
+        Encodings.fixedSizeList(dim, v.itemBytes() * 8, true)).setNumBuffers(2);
+    return miniBlockPage(m, blocks, null);
   }
 
   private static void copyBits(byte[] src, int from, int count, Bytes out) {
@@ -525,10 +582,12 @@ final class LeafColumn {
    */
   private EncodedPage fullZipFixed(Levels levels, LeafKind.Vector v) {
     int ctrl = controlBytes(levels);
-    int width = v.bytes();
+    int validityBytes = nullItems ? (v.dimension() + 7) / 8 : 0;
+    int width = v.bytes() + validityBytes;
     ByteBuffer buffer;
     long[] rowStarts = reps == null ? null : new long[(int) rows + 1];
-    if (ctrl == 0) {
+    Bytes scratch = new Bytes(validityBytes);
+    if (ctrl == 0 && validityBytes == 0) {
       buffer = values.view(); // the values are the page: no copy
     } else {
       Bytes zipped = new Bytes((int) Math.min(Integer.MAX_VALUE - 16, (long) n * ctrl
@@ -541,7 +600,12 @@ final class LeafColumn {
         }
         zipped.word(controlWord(i, levels), ctrl);
         if (visibleAt(i, levels)) {
-          zipped.put(values, value * width, width);
+          if (validityBytes > 0) {
+            scratch.clear();
+            copyBits(itemValidity.array(), value * v.dimension(), v.dimension(), scratch);
+            zipped.put(scratch, 0, validityBytes);
+          }
+          zipped.put(values, value * v.bytes(), v.bytes());
           value++;
         }
       }
@@ -551,7 +615,8 @@ final class LeafColumn {
       buffer = zipped.view();
     }
     FullZipLayout.Builder z = fullZipLayout(levels,
-        Encodings.fixedSizeList(v.dimension(), v.itemBytes() * 8)).setBitsPerValue(width * 8);
+        Encodings.fixedSizeList(v.dimension(), v.itemBytes() * 8, validityBytes > 0))
+        .setBitsPerValue(width * 8);
     List<ByteBuffer> buffers = rowStarts == null ? List.of(buffer)
         : List.of(buffer, rowIndex(rowStarts).view());
     return new EncodedPage(buffers, PageLayout.newBuilder().setFullZipLayout(z).build(), rows,
@@ -635,6 +700,11 @@ final class LeafColumn {
 
     /** Adds the next chunk: {@code count} values whose value buffer is given. */
     void add(int log, int count, boolean last, byte[] val, int valOff, int valLen) {
+      add(log, count, last, new byte[][] {val}, new int[] {valOff}, new int[] {valLen});
+    }
+
+    /** Adds the next chunk: {@code count} values whose value buffers are given. */
+    void add(int log, int count, boolean last, byte[][] vals, int[] valOffs, int[] valLens) {
       int first = entry;
       int end;
       if (last) {
@@ -666,10 +736,12 @@ final class LeafColumn {
         packLevels(first, entries, levels.width(), false, def);
         chunks.u16(def.size());
       }
-      if (valLen > 0xFFFF) {
-        throw new IllegalStateException("a chunk value buffer of " + valLen + " bytes");
+      for (int valLen : valLens) {
+        if (valLen > 0xFFFF) {
+          throw new IllegalStateException("a chunk value buffer of " + valLen + " bytes");
+        }
+        chunks.u16(valLen);
       }
-      chunks.u16(valLen);
       chunks.pad(8, CHUNK_FILL);
       if (reps != null) {
         chunks.put(rep, 0, rep.size());
@@ -679,8 +751,10 @@ final class LeafColumn {
         chunks.put(def, 0, def.size());
         chunks.pad(8, CHUNK_FILL);
       }
-      chunks.put(val, valOff, valLen);
-      chunks.pad(8, CHUNK_FILL);
+      for (int b = 0; b < vals.length; b++) {
+        chunks.put(vals[b], valOffs[b], valLens[b]);
+        chunks.pad(8, CHUNK_FILL);
+      }
       int size = chunks.size() - begin;
       if (size > 32 * 1024) {
         throw new IllegalStateException("a mini-block chunk of " + size + " bytes");

@@ -66,8 +66,9 @@ final class RandomBatches {
       ArrowType item = rnd.nextBoolean()
           ? new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)
           : new ArrowType.Int(16, true);
+      boolean nullableItems = rnd.nextInt(3) == 0;
       return new Field(name, new FieldType(nullable, new ArrowType.FixedSizeList(dim), null),
-          List.of(new Field("item", FieldType.notNullable(item), null)));
+          List.of(new Field("item", new FieldType(nullableItems, item, null), null)));
     }
     ArrowType t = LEAVES.get(rnd.nextInt(LEAVES.size()));
     return new Field(name, new FieldType(nullable, t, null), null);
@@ -147,7 +148,8 @@ final class RandomBatches {
     if (v instanceof FixedSizeListVector f) {
       int dim = f.getListSize();
       FieldVector items = f.getDataVector();
-      fill(items, rows * dim, rnd, rnd.nextBoolean() ? Shape.RANDOM : Shape.SMALL, 0);
+      fill(items, rows * dim, rnd, rnd.nextBoolean() ? Shape.RANDOM : Shape.SMALL,
+          items.getField().isNullable() ? 0.2 : 0);
       for (int i = 0; i < rows; i++) {
         if (rnd.nextDouble() < nullRate) {
           f.setNull(i);

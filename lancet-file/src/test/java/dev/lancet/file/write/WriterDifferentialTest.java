@@ -40,7 +40,8 @@ class WriterDifferentialTest {
     assertThat(SEEN).contains("constant_layout", "mini_block flat", "mini_block fixed_size_list",
         "mini_block inline_bitpacking", "mini_block variable", "mini_block dictionary",
         "full_zip fixed_size_list", "full_zip variable", "def levels", "two nullable layers",
-        "rep levels", "mini_block rep levels", "full_zip rep levels", "constant rep levels");
+        "rep levels", "mini_block rep levels", "full_zip rep levels", "constant rep levels",
+        "mini_block null items", "full_zip null items");
   }
 
   /** Seeds 0..59 (-Dlancet.writer.seeds=N for more). */
@@ -162,6 +163,9 @@ class WriterDifferentialTest {
         if (kind.equals("constant_layout")) {
           SEEN.add(kind);
           continue;
+        }
+        if (t.contains("has_validity: true")) {
+          SEEN.add(kind + " null items");
         }
         if (t.contains("dictionary {")) {
           SEEN.add(kind + " dictionary");
