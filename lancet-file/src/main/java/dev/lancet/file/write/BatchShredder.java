@@ -294,7 +294,8 @@ final class BatchShredder {
     } else if (leaf.kind instanceof LeafKind.Vector vec) {
       FieldVector items = ((FixedSizeListVector) s.vector()).getDataVector();
       leaf.appendFixed(codes, count, items.getDataBuffer(), (long) from * vec.bytes());
-      leaf.appendItemValidity(items.getValidityBuffer(), (long) from * vec.dimension(), count);
+      leaf.appendItemValidity(items.getNullCount() == 0 ? null : items.getValidityBuffer(),
+          (long) from * vec.dimension(), count);
     } else if (leaf.kind instanceof LeafKind.Bool) {
       BitVector bits = (BitVector) s.vector();
       byte[] b = scratch((count + 7) / 8);

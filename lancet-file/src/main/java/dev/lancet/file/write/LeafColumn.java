@@ -137,18 +137,59 @@ final class LeafColumn {
   }
 
   /**
-   * Vectors: appends the validity of {@code count} values' items, {@code dimension} each, from
-   * Arrow validity bitmap {@code validity} starting at item {@code firstItem}.
+   * Vectors: records the validity of the last {@code count} values' items, {@code dimension}
+   * each, from Arrow validity bitmap {@code validity} (null: all valid) starting at item
+   * {@code firstItem}. The page keeps no bitmap until its first null item (then the items
+   * before it are marked valid), so vectors without null items cost nothing here.
    */
   void appendItemValidity(ArrowBuf validity, long firstItem, int count) {
     int dim = ((LeafKind.Vector) kind).dimension();
-    long items = (long) count * dim;
     long at = (long) (nv - count) * dim;
+    long items = (long) count * dim;
+    if (validity == null) {
+      if (nullItems) {
+        setValid(at, items);
+      }
+      return;
+    }
+    if (!nullItems) {
+      boolean any = false;
+      for (long k = 0; k < items && !any; k++) {
+        long src = firstItem + k;
+        any = (validity.getByte(src >>> 3) >>> (int) (src & 7) & 1) == 0;
+      }
+      if (!any) {
+        return;
+      }
+      nullItems = true;
+      itemValidity.clear();
+      setValid(0, at);
+    }
     for (long k = 0; k < items; k++) {
       long src = firstItem + k;
       boolean valid = (validity.getByte(src >>> 3) >>> (int) (src & 7) & 1) != 0;
-      nullItems |= !valid;
       setItemBit(at + k, valid);
+    }
+  }
+
+  /** Marks items {@code [from, from + len)} valid. */
+  private void setValid(long from, long len) {
+    long k = from;
+    long end = from + len;
+    while (k < end && (k & 7) != 0) {
+      setItemBit(k++, true);
+    }
+    int need = (int) ((end + 7) / 8);
+    if (need > itemValidity.size()) {
+      itemValidity.zeros(need - itemValidity.size());
+    }
+    byte[] a = itemValidity.array();
+    while (k + 8 <= end) {
+      a[(int) (k >>> 3)] = (byte) 0xFF;
+      k += 8;
+    }
+    while (k < end) {
+      setItemBit(k++, true);
     }
   }
 
@@ -157,8 +198,11 @@ final class LeafColumn {
     if (need > itemValidity.size()) {
       itemValidity.zeros(need - itemValidity.size());
     }
+    byte[] a = itemValidity.array();
     if (valid) {
-      itemValidity.array()[(int) (index >>> 3)] |= (byte) (1 << (int) (index & 7));
+      a[(int) (index >>> 3)] |= (byte) (1 << (int) (index & 7));
+    } else {
+      a[(int) (index >>> 3)] &= (byte) ~(1 << (int) (index & 7));
     }
   }
 

@@ -13,8 +13,12 @@ import java.nio.file.StandardOpenOption;
  * deletes it.
  */
 public final class LocalFileOutput implements FileOutput {
+  /** Heap bytes go to the channel through this one direct buffer (see {@link #write}). */
+  private static final int STAGING_BYTES = 1 << 20;
+
   private final Path path;
   private final FileChannel channel;
+  private ByteBuffer staging;
   private long position;
   private boolean closed;
 
@@ -37,10 +41,33 @@ public final class LocalFileOutput implements FileOutput {
     return path;
   }
 
+  /**
+   * Writes {@code bytes}; heap bytes are copied through one reused direct buffer (the JDK would
+   * otherwise take a temporary direct buffer as large as each write, 8 MiB a page, and under
+   * direct-memory pressure from Arrow's batches that allocation stalls).
+   */
   @Override
   public void write(ByteBuffer bytes) throws IOException {
+    if (bytes.isDirect()) {
+      while (bytes.hasRemaining()) {
+        position += channel.write(bytes);
+      }
+      return;
+    }
+    if (staging == null) {
+      staging = ByteBuffer.allocateDirect(STAGING_BYTES);
+    }
     while (bytes.hasRemaining()) {
-      position += channel.write(bytes);
+      staging.clear();
+      int take = Math.min(staging.capacity(), bytes.remaining());
+      ByteBuffer part = bytes.slice();
+      part.limit(take);
+      staging.put(part);
+      bytes.position(bytes.position() + take);
+      staging.flip();
+      while (staging.hasRemaining()) {
+        position += channel.write(staging);
+      }
     }
   }
 
