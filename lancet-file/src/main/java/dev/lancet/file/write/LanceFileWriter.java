@@ -81,6 +81,15 @@ public final class LanceFileWriter implements AutoCloseable {
     return new LanceFileWriter(out, schema, options, tree);
   }
 
+  /**
+   * Whether the Java writer writes Lance files of version {@code major.minor}: 2.1 only. A table
+   * whose data storage version is 2.0 must be appended to with lance-core's writer, chosen
+   * explicitly by the caller (decision 0031), never as a silent fallback.
+   */
+  public static boolean writes(int major, int minor) {
+    return major == MAJOR && minor == MINOR;
+  }
+
   /** The field ids that get a column, in column order. */
   public List<Integer> columnFieldIds() {
     return tree.leafFieldIds;
