@@ -48,8 +48,8 @@ import org.lance.ipc.ScanOptions;
 /**
  * Tables whose data files are all written by the Java writer, opened by lance-core 7.0.0's
  * {@link Dataset}, against a copy whose data files lance-core's own file writer wrote from the
- * same batches (committed the same way): scans, filters, deletes, compaction, a B-tree index
- * and an IVF_FLAT vector index answer the same on both.
+ * same batches (committed the same way): scans, filters, a delete, a merge insert, compaction,
+ * a B-tree index and an IVF_FLAT vector index answer the same on both.
  */
 class DatasetOnJavaFilesTest {
   @TempDir Path dir;
@@ -187,6 +187,37 @@ class DatasetOnJavaFilesTest {
     return new ScanOptions.Builder().filter(filter).build();
   }
 
+  /**
+   * Merges rows 100..299 (new values; matched rows updated) and 50 new ids (inserted) into
+   * {@code ds} by id, the same rows for both tables.
+   */
+  static void mergeInsert(Dataset ds, BufferAllocator alloc) throws Exception {
+    java.io.ByteArrayOutputStream ipc = new java.io.ByteArrayOutputStream();
+    try (VectorSchemaRoot upd = VectorSchemaRoot.create(schema(), alloc)) {
+      fill(upd, 100, 200, new Random(9));
+      try (var w = new org.apache.arrow.vector.ipc.ArrowStreamWriter(upd, null, ipc)) {
+        w.start();
+        w.writeBatch();
+        fill(upd, FILES * ROWS_PER_FILE, 50, new Random(10));
+        w.writeBatch();
+        w.end();
+      }
+    }
+    try (var reader = new org.apache.arrow.vector.ipc.ArrowStreamReader(
+            new java.io.ByteArrayInputStream(ipc.toByteArray()), alloc);
+        org.apache.arrow.c.ArrowArrayStream stream =
+            org.apache.arrow.c.ArrowArrayStream.allocateNew(alloc)) {
+      org.apache.arrow.c.Data.exportArrayStream(alloc, reader, stream);
+      var result = ds.mergeInsert(new org.lance.merge.MergeInsertParams(List.of("id"))
+          .withMatchedUpdateAll().withNotMatched(
+              org.lance.merge.MergeInsertParams.WhenNotMatched.InsertAll), stream);
+      // 50 new ids, plus the 60 of 100..299 the delete removed (id % 10 = 0, category-1).
+      assertThat(result.stats().numInsertedRows()).isEqualTo(110);
+      assertThat(result.stats().numUpdatedRows()).isEqualTo(140);
+      result.dataset().close();
+    }
+  }
+
   @Test
   void lanceCoreAnswersTheSameOnJavaWrittenFiles() throws Exception {
     try (BufferAllocator alloc = new RootAllocator();
@@ -207,6 +238,15 @@ class DatasetOnJavaFilesTest {
           Dataset t = open(dir.resolve("theirs"), alloc)) {
         assertThat(m.countRows()).isEqualTo(t.countRows()).isLessThan((long) FILES * ROWS_PER_FILE);
         assertThat(rows(m, all())).isEqualTo(rows(t, all()));
+        for (Dataset ds : List.of(m, t)) {
+          mergeInsert(ds, alloc);
+        }
+      }
+      try (Dataset m = open(dir.resolve("mine"), alloc);
+          Dataset t = open(dir.resolve("theirs"), alloc)) {
+        Map<Long, String> merged = rows(t, all());
+        assertThat(merged).containsKey(FILES * ROWS_PER_FILE + 10L);
+        assertThat(rows(m, all())).isEqualTo(merged);
         m.compact();
         t.compact();
       }
