@@ -129,6 +129,15 @@ public final class LanceFileWriter implements AutoCloseable {
     }
   }
 
+  /** Bytes of values held for pages not yet written, over all columns. */
+  public long bufferedBytes() {
+    long b = 0;
+    for (LeafColumn c : tree.leaves) {
+      b += c.bufferedBytes();
+    }
+    return b;
+  }
+
   /** Bytes the file has so far (pages written; buffered pages not counted). */
   public long bytesWritten() {
     return out.position();

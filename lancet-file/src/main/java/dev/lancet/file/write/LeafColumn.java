@@ -729,7 +729,9 @@ final class LeafColumn {
    */
   final class MiniBlocks {
     final Bytes meta = new Bytes(64);
-    final Bytes chunks = new Bytes(1 << 12);
+    /** Sized for the page up front: growing it by doubling copied each page several times. */
+    final Bytes chunks = new Bytes((int) Math.min(Integer.MAX_VALUE - 16,
+        values.size() + 4L * n + 16L * (nv / 64 + 1) + itemValidity.size() + 1024));
     private final Levels levels;
     private final Bytes rep = new Bytes(2048);
     private final Bytes def = new Bytes(2048);

@@ -259,6 +259,36 @@ class HostileBatchesTest {
     }
   }
 
+  /**
+   * Streaming: over 300 batches the writer holds at most about a page per column (plus the
+   * slice being appended), while the file grows; the file reads back whole.
+   */
+  @Test
+  void bufferedBytesStayBoundedByAPagePerColumn() throws Exception {
+    var schema = FileSizeTest.benchmarkSchema();
+    Path file = dir.resolve("stream.lance");
+    long pageBytes = 256 << 10;
+    long max = 0;
+    try (BufferAllocator alloc = new RootAllocator();
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, alloc);
+        LanceFileWriter w = LanceFileWriter.open(LocalFileOutput.create(file),
+            LanceSchemas.toLance(schema, 0, Optional.empty()),
+            WriterOptions.defaults().withPageBytes(pageBytes))) {
+      Random rnd = new Random(4);
+      for (int b = 0; b < 300; b++) {
+        FileSizeTest.fillBenchmark(root, b * 1000L, 1000, rnd);
+        w.write(root);
+        max = Math.max(max, w.bufferedBytes());
+      }
+      assertThat(w.bytesWritten()).isGreaterThan(150L << 20);
+      // a page per column, each at most one 4,096-row slice (here a 1,000-row batch) over
+      long bound = 4 * pageBytes + 1000L * (8 + 16 + 8 + 512 + 4 * 2);
+      assertThat(max).isLessThanOrEqualTo(bound);
+      assertThat(w.finish().rows()).isEqualTo(300_000);
+    }
+    assertThat(FileLayouts.read(file).columns().get(3).getPagesCount()).isGreaterThan(100);
+  }
+
   @Test
   void anAbortedFileLeavesNothing() throws Exception {
     var schema = arrow(f("id", false, new ArrowType.Int(64, true)),
