@@ -173,7 +173,9 @@ final class ColumnTree {
       default:
         int bytes = fixedBytes(t);
         if (bytes > 0) {
-          return new LeafKind.Fixed(bytes, t.getTypeID() != ArrowType.ArrowTypeID.FloatingPoint);
+          // Floats are bit-packed as their raw bits too, as lance-core does: non-negative
+          // values never set the sign bit, so a chunk of them packs at 63 or 31 bits.
+          return new LeafKind.Fixed(bytes, true);
         }
         throw refused(path, "Arrow type " + t + " (the Java writer writes integers, floats, "
             + "booleans, dates, times, timestamps, durations, strings, binaries, fixed-size "

@@ -3,8 +3,8 @@ package dev.lancet.file.write;
 /** The physical shape of a leaf column's values, which decides how its pages are encoded. */
 sealed interface LeafKind {
   /**
-   * Fixed-width values of {@code bytes} bytes; {@code integer} when they are integers (of any
-   * logical type: dates, times, timestamps, durations), which are bit-packed when it pays.
+   * Fixed-width values of {@code bytes} bytes; {@code integer} when their raw bits are
+   * bit-packed when it pays (integers of every logical type, and floats, as lance-core does).
    */
   record Fixed(int bytes, boolean integer) implements LeafKind {}
 
