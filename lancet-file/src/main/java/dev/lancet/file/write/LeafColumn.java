@@ -529,32 +529,63 @@ final class LeafColumn {
         return dict;
       }
     }
+    if (offsetBytes == 4 && maxLen >= FSST_MIN_MAX_LENGTH && values.size() >= FSST_MIN_BYTES) {
+      FsstEncoder fsst = FsstEncoder.train(values.array(), ends, nv);
+      if (fsst.symbols() > 0) {
+        Bytes packed = new Bytes(values.size());
+        long[] packedEnds = new long[nv];
+        long from = 0;
+        for (int i = 0; i < nv; i++) {
+          fsst.compress(values.array(), (int) from, (int) ends[i], packed);
+          packedEnds[i] = packed.size();
+          from = ends[i];
+        }
+        if (packed.size() + FsstEncoder.TABLE_BYTES < values.size()) {
+          CompressiveEncoding enc = CompressiveEncoding.newBuilder().setFsst(
+              dev.lancet.format.pb.Encodings21Protos.Fsst.newBuilder()
+                  .setSymbolTable(com.google.protobuf.ByteString.copyFrom(fsst.export()))
+                  .setValues(Encodings.variable(32))).build();
+          return variableMiniBlock(levels, 4, packed, packedEnds, enc);
+        }
+      }
+    }
+    return variableMiniBlock(levels, offsetBytes, values, ends,
+        Encodings.variable(offsetBytes * 8));
+  }
+
+  /** FSST is tried on pages whose longest value has this many bytes (lance-core: 5)... */
+  static final int FSST_MIN_MAX_LENGTH = 5;
+  /** ...and whose values take this many bytes (lance-core: 32 KiB). */
+  static final int FSST_MIN_BYTES = 32 * 1024;
+
+  /** Variable-width values {@code vals} (value i ending at {@code valEnds[i]}) in chunks. */
+  private EncodedPage variableMiniBlock(Levels levels, int offsetBytes, Bytes vals,
+      long[] valEnds, CompressiveEncoding enc) {
     MiniBlocks blocks = new MiniBlocks(levels);
     Bytes chunk = new Bytes(AIM_VARIABLE_CHUNK + 64);
     int start = 0;
     while (start < nv) {
-      int count = variableChunk(start, offsetBytes);
+      int count = variableChunk(start, offsetBytes, valEnds);
       boolean last = start + count == nv;
       chunk.clear();
-      long base = start == 0 ? 0 : ends[start - 1];
+      long base = start == 0 ? 0 : valEnds[start - 1];
       long head = (long) (count + 1) * offsetBytes;
       chunk.word(head, offsetBytes);
       for (int i = start; i < start + count; i++) {
-        chunk.word(head + ends[i] - base, offsetBytes);
+        chunk.word(head + valEnds[i] - base, offsetBytes);
       }
-      chunk.put(values, (int) base, (int) (ends[start + count - 1] - base));
+      chunk.put(vals, (int) base, (int) (valEnds[start + count - 1] - base));
       chunk.pad(offsetBytes, (byte) 72);
       blocks.add(last ? 0 : Integer.numberOfTrailingZeros(count), count, last, chunk.array(), 0,
           chunk.size());
       start += count;
     }
-    return miniBlockPage(miniBlockLayout(levels, Encodings.variable(offsetBytes * 8)), blocks,
-        null);
+    return miniBlockPage(miniBlockLayout(levels, enc), blocks, null);
   }
 
-  /** Bytes of values {@code [from, to)} of a variable-width page. */
-  long span(int from, int to) {
-    return (to == 0 ? 0 : ends[to - 1]) - (from == 0 ? 0 : ends[from - 1]);
+  /** Bytes of values {@code [from, to)} given their ends. */
+  private static long span(long[] valEnds, int from, int to) {
+    return (to == 0 ? 0 : valEnds[to - 1]) - (from == 0 ? 0 : valEnds[from - 1]);
   }
 
   /**
@@ -562,15 +593,15 @@ final class LeafColumn {
    * {@link #AIM_VARIABLE_CHUNK} bytes of offsets and values, else the largest power of two that
    * fits (at least one, at most {@link #MAX_CHUNK_VALUES}).
    */
-  private int variableChunk(int start, int offsetBytes) {
+  private int variableChunk(int start, int offsetBytes, long[] valEnds) {
     int rest = nv - start;
     if (rest <= MAX_CHUNK_VALUES
-        && span(start, nv) + (long) (rest + 1) * offsetBytes <= AIM_VARIABLE_CHUNK) {
+        && span(valEnds, start, nv) + (long) (rest + 1) * offsetBytes <= AIM_VARIABLE_CHUNK) {
       return rest;
     }
     int count = 1;
     while (2 * count < rest && 2 * count <= MAX_CHUNK_VALUES
-        && span(start, start + 2 * count) + (long) (2 * count + 1) * offsetBytes
+        && span(valEnds, start, start + 2 * count) + (long) (2 * count + 1) * offsetBytes
             <= AIM_VARIABLE_CHUNK) {
       count *= 2;
     }
