@@ -139,7 +139,8 @@ final class ColumnTree {
     for (int d = 1; d < depth; d++) {
       isList[d] = lists.get(d - 1);
     }
-    LeafColumn leaf = new LeafColumn(path, kind, depth, isList, options.dictionary());
+    LeafColumn leaf = new LeafColumn(path, kind, depth, isList, options.dictionary(),
+        options.fsst());
     leaves.add(leaf);
     ids.add(f.id());
     return new Node(f, arrow, path, depth, List.of(), leaf);

@@ -29,28 +29,52 @@ final class FsstEncoder {
 
   private record Sym(long value, int len) {}
 
+  private static final java.lang.invoke.VarHandle LONG_LE =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class,
+          java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final int SLOTS = 1024; // open addressing for the 3-byte prefixes
+
   private final long[] values;
   private final int[] lens;
-  /** byFirst[b]: codes of the symbols starting with byte b, longest first. */
-  private final int[][] byFirst;
+  /** The code of the 1-byte symbol of each byte, of the 2-byte symbol of each pair, or -1. */
+  private final int[] one = new int[256];
+  private final int[] two = new int[1 << 16];
+  /** Symbols of 3+ bytes by their first three bytes: slot keys (prefix + 1) and codes. */
+  private final int[] prefixKeys = new int[SLOTS];
+  private final int[][] prefixCodes = new int[SLOTS][];
 
   private FsstEncoder(List<Sym> symbols) {
     values = new long[symbols.size()];
     lens = new int[symbols.size()];
-    List<List<Integer>> first = new ArrayList<>();
-    for (int b = 0; b < 256; b++) {
-      first.add(new ArrayList<>());
-    }
+    Arrays.fill(one, -1);
+    Arrays.fill(two, -1);
+    Map<Integer, List<Integer>> longer = new HashMap<>();
     for (int i = 0; i < symbols.size(); i++) {
       values[i] = symbols.get(i).value();
       lens[i] = symbols.get(i).len();
-      first.get((int) (values[i] & 0xFF)).add(i);
+      if (lens[i] == 1) {
+        one[(int) values[i]] = i;
+      } else if (lens[i] == 2) {
+        two[(int) values[i]] = i;
+      } else {
+        longer.computeIfAbsent((int) (values[i] & 0xFFFFFF), k -> new ArrayList<>()).add(i);
+      }
     }
-    byFirst = new int[256][];
-    for (int b = 0; b < 256; b++) {
-      byFirst[b] = first.get(b).stream().sorted((x, y) -> lens[y] - lens[x])
+    for (Map.Entry<Integer, List<Integer>> e : longer.entrySet()) {
+      int slot = slot(e.getKey());
+      prefixKeys[slot] = e.getKey() + 1;
+      prefixCodes[slot] = e.getValue().stream().sorted((x, y) -> lens[y] - lens[x])
           .mapToInt(Integer::intValue).toArray();
     }
+  }
+
+  /** The slot of 3-byte prefix {@code key}: its own, or the first free one after its hash. */
+  private int slot(int key) {
+    int h = (key * 0x9E3779B1) >>> 22;
+    while (prefixKeys[h] != 0 && prefixKeys[h] != key + 1) {
+      h = (h + 1) & (SLOTS - 1);
+    }
+    return h;
   }
 
   int symbols() {
@@ -107,41 +131,58 @@ final class FsstEncoder {
 
   /** The code of the longest symbol matching {@code bytes} at {@code p} (before end), or -1. */
   private int match(byte[] bytes, int p, int end) {
-    int[] codes = byFirst[bytes[p] & 0xFF];
-    if (codes.length == 0) {
-      return -1;
-    }
     int avail = Math.min(8, end - p);
-    long word = 0;
-    for (int k = 0; k < avail; k++) {
-      word |= (bytes[p + k] & 0xFFL) << (8 * k);
+    long word;
+    if (p + 8 <= bytes.length) {
+      word = (long) LONG_LE.get(bytes, p);
+    } else {
+      word = 0;
+      for (int k = 0; k < avail; k++) {
+        word |= (bytes[p + k] & 0xFFL) << (8 * k);
+      }
     }
-    for (int c : codes) {
-      int len = lens[c];
-      if (len <= avail) {
-        long mask = len == 8 ? -1L : (1L << (8 * len)) - 1;
-        if ((word & mask) == values[c]) {
-          return c;
+    if (avail >= 3) {
+      int key = (int) (word & 0xFFFFFF);
+      int[] codes = prefixCodes[slot(key)];
+      if (codes != null) {
+        for (int c : codes) {
+          int len = lens[c];
+          if (len <= avail) {
+            long mask = len == 8 ? -1L : (1L << (8 * len)) - 1;
+            if ((word & mask) == values[c]) {
+              return c;
+            }
+          }
         }
       }
     }
-    return -1;
+    if (avail >= 2) {
+      int c = two[(int) (word & 0xFFFF)];
+      if (c >= 0) {
+        return c;
+      }
+    }
+    return one[(int) (word & 0xFF)];
   }
 
   /** Appends the compressed form of {@code bytes[from, to)} to {@code out}. */
   void compress(byte[] bytes, int from, int to, Bytes out) {
+    out.reserve(2 * (to - from));
+    byte[] a = out.array();
+    int o = out.size();
     int p = from;
     while (p < to) {
       int code = match(bytes, p, to);
       if (code < 0) {
-        out.u8(ESCAPE);
-        out.u8(bytes[p]);
+        a[o++] = (byte) ESCAPE;
+        a[o++] = bytes[p];
         p++;
       } else {
-        out.u8(code);
+        a[o++] = (byte) code;
         p += lens[code];
       }
     }
+    out.advance(o - out.size());
   }
 
   /** The symbol table as lance-core reads it. */

@@ -41,6 +41,7 @@ final class LeafColumn {
   /** Lists on the path: the largest repetition level. */
   final int maxRep;
   private final boolean dictionaryAllowed;
+  private final boolean fsstAllowed;
 
   private byte[] codes = new byte[1024];
   private byte[] reps;
@@ -56,7 +57,8 @@ final class LeafColumn {
   private final Bytes itemValidity = new Bytes(64);
   private boolean nullItems;
 
-  LeafColumn(String path, LeafKind kind, int depth, boolean[] isList, boolean dictionaryAllowed) {
+  LeafColumn(String path, LeafKind kind, int depth, boolean[] isList, boolean dictionaryAllowed,
+      boolean fsstAllowed) {
     this.path = path;
     this.kind = kind;
     this.depth = depth;
@@ -68,6 +70,7 @@ final class LeafColumn {
     this.maxRep = lists;
     this.reps = lists > 0 ? new byte[1024] : null;
     this.dictionaryAllowed = dictionaryAllowed;
+    this.fsstAllowed = fsstAllowed;
   }
 
   /** Visible values in the page. */
@@ -529,7 +532,8 @@ final class LeafColumn {
         return dict;
       }
     }
-    if (offsetBytes == 4 && maxLen >= FSST_MIN_MAX_LENGTH && values.size() >= FSST_MIN_BYTES) {
+    if (fsstAllowed && offsetBytes == 4 && maxLen >= FSST_MIN_MAX_LENGTH
+        && values.size() >= FSST_MIN_BYTES) {
       FsstEncoder fsst = FsstEncoder.train(values.array(), ends, nv);
       if (fsst.symbols() > 0) {
         Bytes packed = new Bytes(values.size());
