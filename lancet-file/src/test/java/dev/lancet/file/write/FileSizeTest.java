@@ -99,24 +99,31 @@ class FileSizeTest {
 
   @Test
   void theBenchmarkTableIsWithinTheBound() throws Exception {
-    check("benchmark", benchmarkSchema(), root -> fillBenchmark(root, 0, ROWS, new Random(1)));
+    check("benchmark", benchmarkSchema(), root -> fillBenchmark(root, 0, ROWS, new Random(1)),
+        WriterOptions.defaults());
+  }
+
+  @Test
+  void theBenchmarkTableWithFsstIsWithinTheBound() throws Exception {
+    check("benchmark-fsst", benchmarkSchema(),
+        root -> fillBenchmark(root, 0, ROWS, new Random(1)), WriterOptions.defaults().withFsst(true));
   }
 
   @Test
   void aLowCardinalityTableIsWithinTheBound() throws Exception {
     check("low-cardinality", lowCardinalitySchema(),
-        root -> fillLowCardinality(root, ROWS, new Random(2)));
+        root -> fillLowCardinality(root, ROWS, new Random(2)), WriterOptions.defaults());
   }
 
-  private void check(String what, Schema schema, java.util.function.Consumer<VectorSchemaRoot> fill)
-      throws Exception {
+  private void check(String what, Schema schema, java.util.function.Consumer<VectorSchemaRoot> fill,
+      WriterOptions options) throws Exception {
     try (BufferAllocator alloc = new RootAllocator();
         VectorSchemaRoot root = VectorSchemaRoot.create(schema, alloc)) {
       fill.accept(root);
       Path java = dir.resolve(what + "-java.lance");
       Path core = dir.resolve(what + "-core.lance");
       try (LanceFileWriter w = LanceFileWriter.open(LocalFileOutput.create(java),
-          LanceSchemas.toLance(schema, 0, Optional.empty()), WriterOptions.defaults())) {
+          LanceSchemas.toLance(schema, 0, Optional.empty()), options)) {
         w.write(root);
         w.finish();
       }

@@ -76,7 +76,7 @@ class WriterDifferentialTest {
       Path file = dir.resolve("f" + seed + ".lance");
       WrittenLanceFile written;
       try (LanceFileWriter w = LanceFileWriter.open(LocalFileOutput.create(file), lance,
-          WriterOptions.defaults().withPageBytes(pageBytes))) {
+          WriterOptions.defaults().withPageBytes(pageBytes).withFsst(rnd.nextBoolean()))) {
         int at = 0;
         while (at < rows || at == 0) {
           int len = Math.min(rows - at, rnd.nextInt(4) == 0 ? rows : 1 + rnd.nextInt(2000));
