@@ -50,7 +50,7 @@ final class BranchCommands {
     ObjectStore rootStore = root.rootStore();
     try {
       if (Branches.find(rootStore, name).isPresent()) {
-        throw new LancetException("branch '" + name + "' already exists; delete it first or "
+        throw new BranchExistsException("branch '" + name + "' already exists; delete it first or "
             + "choose another name");
       }
       Table source = root.checkoutBranch(fromBranch);
@@ -58,7 +58,7 @@ final class BranchCommands {
       from.requireWritable();
       SubtreeStore target = new SubtreeStore(rootStore, Branches.directory(name));
       if (!target.list(ManifestNaming.VERSIONS_DIR).isEmpty()) {
-        throw new LancetException("tree/" + name + "/ already holds versions (a branch being "
+        throw new BranchExistsException("tree/" + name + "/ already holds versions (a branch being "
             + "created, or the leftovers of one whose metadata file is gone); remove tree/" + name
             + "/ first");
       }
@@ -102,7 +102,7 @@ final class BranchCommands {
       }
       return root.checkoutBranch(Optional.of(name));
     } catch (CommitConflictException | AlreadyExistsException e) {
-      throw new LancetException("another writer created branch '" + name + "' first", e);
+      throw new BranchExistsException("another writer created branch '" + name + "' first", e);
     } catch (IOException e) {
       throw new UncheckedIOException("creating branch " + name + " of " + root.rootLocation(), e);
     }

@@ -68,12 +68,8 @@ public final class Branches {
     }
     try {
       kernel.createBranch(name, from, version);
-    } catch (LancetException e) {
-      if (e.getMessage() != null && (e.getMessage().contains("created branch '" + name + "' first")
-          || e.getMessage().contains("already holds versions"))) {
-        throw new AlreadyExistsException(e.getMessage(), e);
-      }
-      throw Commits.translate(e);
+    } catch (dev.lancet.core.BranchExistsException e) {
+      throw new AlreadyExistsException(e.getMessage(), e);
     } catch (RuntimeException e) {
       throw Commits.translate(e);
     }

@@ -142,6 +142,12 @@ class ExactSearchDifferentialTest {
         for (DistanceMetric m : List.of(DistanceMetric.L2, DistanceMetric.COSINE,
             DistanceMetric.DOT)) {
           for (FilterMode mode : FilterMode.values()) {
+            // In one dimension every cosine distance is 0 or 2: the k nearest are one big tie,
+            // which lance-core breaks by its float32 rounding (some ties at -1.2e-7) and Lancet
+            // by row id; a post-filter then keeps different, equally right, rows (seed 2:5).
+            if (spec.dim() == 1 && m == DistanceMetric.COSINE && mode == FilterMode.POST) {
+              continue;
+            }
             Search s = Search.random(rnd, spec, m, mode, live);
             String label = "seed=" + seed + ":" + turn + " " + element + "/" + m + "/" + mode + " " + s;
             Result ours = lancet(table, s, s.queries());
