@@ -57,6 +57,7 @@ final class Sql {
   }
 
   private static InvalidInputException invalid(String clause, String sql, ExpressionException e) {
-    return new InvalidInputException(clause + " '" + sql + "': " + e.getMessage(), e);
+    return new InvalidInputException(clause + " '" + dev.lancet.table.expr.ExprLimits.echo(sql)
+        + "': " + e.getMessage(), e);
   }
 }

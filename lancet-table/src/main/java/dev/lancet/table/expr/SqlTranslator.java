@@ -117,6 +117,7 @@ final class SqlTranslator {
           "empty " + (condition ? "filter" : "expression") + ": give a SQL "
               + (condition ? "condition such as \"id > 5\"" : "expression such as \"x + 1\""));
     }
+    ExprLimits.checkText(sql);
     String text = doubleEqualsAsEquals(sql);
     Expression parsed;
     try {
@@ -124,6 +125,8 @@ final class SqlTranslator {
           condition
               ? CCJSqlParserUtil.parseCondExpression(text, false)
               : CCJSqlParserUtil.parseExpression(text, false);
+    } catch (StackOverflowError e) {
+      throw ExprLimits.tooDeepToParse(sql);
     } catch (JSQLParserException | RuntimeException e) {
       String detail = rootMessage(e);
       Matcher m = POSITION.matcher(detail);
@@ -135,13 +138,21 @@ final class SqlTranslator {
       throw new ExpressionException(
           ExpressionException.Kind.SYNTAX,
           at,
-          "cannot parse " + (condition ? "filter" : "expression") + " \"" + sql + "\": "
+          "cannot parse " + (condition ? "filter" : "expression") + " \""
+              + ExprLimits.echo(sql) + "\": "
               + firstLine
               + " (one SQL expression is expected; strings are quoted with ', identifiers"
               + " with `)",
           e);
     }
-    return new SqlTranslator(sql).translate(parsed);
+    Expr expr;
+    try {
+      expr = new SqlTranslator(sql).translate(parsed);
+    } catch (StackOverflowError e) {
+      throw ExprLimits.tooDeepToParse(sql);
+    }
+    ExprLimits.check(expr, sql);
+    return expr;
   }
 
   private static String rootMessage(Throwable e) {

@@ -144,6 +144,32 @@ class PredicateTest {
         .bind(Batches.SCHEMA).columns()).containsExactly("a", "s");
   }
 
+  /** Expressions too large to bind and evaluate on any thread's stack: a specific error. */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"parens", "sum", "or", "value"})
+  void hugeExpressionsAreRefusedNotOverflowed(String shape) {
+    String sql = switch (shape) {
+      case "parens" -> "(".repeat(10_000) + "a > 1" + ")".repeat(10_000);
+      case "sum" -> "a" + " + a".repeat(10_000) + " > 1";
+      case "or" -> "a = 0" + " OR a = 1".repeat(100_000);
+      default -> "a" + " * 2".repeat(20_000);
+    };
+    org.junit.jupiter.api.function.Executable parse = shape.equals("value")
+        ? () -> ValueExpression.parse(sql) : () -> Predicate.parse(sql);
+    ExpressionException e = org.junit.jupiter.api.Assertions.assertThrows(
+        ExpressionException.class, parse);
+    assertThat(e.kind()).isEqualTo(ExpressionException.Kind.UNSUPPORTED);
+    assertThat(e.getMessage()).contains("is too large").contains("IN list")
+        .hasSizeLessThan(ExprLimits.ECHO_CHARS + 400);
+  }
+
+  @Test
+  void deepButBoundedExpressionsStillWork() {
+    String sql = "(".repeat(60) + "a > 1" + ")".repeat(60) + " AND a" + " + 1".repeat(300)
+        + " > 0";
+    assertThat(Predicate.parse(sql).bind(Batches.SCHEMA).columns()).containsExactly("a");
+  }
+
   @Test
   void subqueryIsRefusedNamingTheConstructAndColumn() {
     assertThatThrownBy(() -> Predicate.parse("a > 1 AND b IN (SELECT 1)"))
